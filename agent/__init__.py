@@ -1,0 +1,1 @@
+"""The JSON-based ReAct agent: prompt, parsing, constrained decoding, the loop, LLM backends."""

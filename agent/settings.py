@@ -1,0 +1,82 @@
+"""LLM settings: explicit `--llm` value, then `MOVIEAGENT_LLM`, then the embedded default.
+
+Spec forms:
+- `tgi+http://HOST:PORT`            text-generation-inference (grammar on)
+- `openai+http://HOST:PORT/v1`      any OpenAI-compatible server (vLLM, SGLang, Ollama, ...)
+- `llamacpp` or `llamacpp:/path/model.gguf`   in-process llama.cpp (the embedded default)
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+from agent.errors import LLMConfigurationError
+
+LLMKind = Literal["tgi", "openai", "llamacpp"]
+DEFAULT_SPEC = "llamacpp"
+
+
+@dataclass(frozen=True)
+class LLMSettings:
+    kind: LLMKind
+    url: str | None = None  # tgi / openai base URL
+    model_path: str | None = None  # llamacpp: a local GGUF file; None = the default model
+    model: str | None = None  # openai: the served model name; tgi: informational
+    api_key: str | None = None  # HF_TOKEN for TGI endpoints, OPENAI_API_KEY for openai
+    timeout_s: float = 60.0
+    max_new_tokens: int = 512
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, spec: str | None = None) -> LLMSettings:
+        env = os.environ if env is None else env
+        raw = (spec or env.get("MOVIEAGENT_LLM") or DEFAULT_SPEC).strip()
+        timeout = _number(env, "MOVIEAGENT_LLM_TIMEOUT", 60.0)
+        max_new = int(_number(env, "MOVIEAGENT_MAX_NEW_TOKENS", 512))
+        model = env.get("MOVIEAGENT_LLM_MODEL") or None
+        if raw.startswith(("tgi+", "openai+")):
+            kind, url = raw.split("+", 1)
+            if not url.startswith(("http://", "https://")):
+                raise LLMConfigurationError(
+                    f"MOVIEAGENT_LLM={raw!r}: after '{kind}+' comes an http(s) URL, "
+                    f"for example {kind}+http://localhost:8080."
+                )
+            key = env.get("HF_TOKEN") if kind == "tgi" else env.get("OPENAI_API_KEY")
+            return cls(
+                kind="tgi" if kind == "tgi" else "openai",
+                url=url.rstrip("/"),
+                model=model,
+                api_key=key or None,
+                timeout_s=timeout,
+                max_new_tokens=max_new,
+            )
+        if raw == "llamacpp" or raw.startswith("llamacpp:"):
+            path = raw.partition(":")[2] or env.get("MOVIEAGENT_LLAMACPP_MODEL") or None
+            return cls(
+                kind="llamacpp",
+                model_path=path,
+                model=model,
+                timeout_s=timeout,
+                max_new_tokens=max_new,
+            )
+        raise LLMConfigurationError(
+            f"MOVIEAGENT_LLM={raw!r} is not an LLM spec: use tgi+http://HOST:PORT, "
+            "openai+http://HOST:PORT/v1, llamacpp or llamacpp:/path/model.gguf."
+        )
+
+    def describe(self) -> str:
+        if self.kind == "llamacpp":
+            return f"llama.cpp in-process ({self.model_path or 'default model'})"
+        return f"{self.kind} at {self.url}"
+
+
+def _number(env: Mapping[str, str], name: str, default: float) -> float:
+    value = env.get(name)
+    if not value:
+        return default
+    try:
+        return float(value)
+    except ValueError as e:
+        raise LLMConfigurationError(f"{name}={value!r} is not a number.") from e

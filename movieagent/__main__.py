@@ -1,0 +1,3 @@
+from movieagent.cli import app
+
+app()

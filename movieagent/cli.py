@@ -1,0 +1,22 @@
+"""The `movieagent` command: each layer contributes its own subcommands from its `cli.py`."""
+
+from __future__ import annotations
+
+import typer
+
+from data_import.cli import register as register_import
+from semantic_layer.cli import register as register_semantic_layer
+
+app = typer.Typer(
+    name="movieagent",
+    help="A movie-recommendation chat agent over a MovieLens graph.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+register_import(app)
+register_semantic_layer(app)
+
+if __name__ == "__main__":
+    app()

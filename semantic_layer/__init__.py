@@ -1,0 +1,1 @@
+"""The semantic layer: graph connection, entity resolution and typed tools."""

@@ -1,0 +1,63 @@
+"""Neo4j 5 through the official driver; reads go through read routing and read transactions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from semantic_layer.errors import GraphQueryError, GraphUnavailableError
+from semantic_layer.graph.base import Graph, Row
+from semantic_layer.graph.queries import QueryLibrary
+from semantic_layer.settings import GraphSettings
+
+
+class Neo4jGraph(Graph):
+    backend = "neo4j"
+
+    def __init__(self, settings: GraphSettings, queries: QueryLibrary | None = None) -> None:
+        super().__init__(queries or QueryLibrary("neo4j"))
+        import neo4j
+
+        self._neo4j = neo4j
+        self.settings = settings
+        assert settings.neo4j_uri is not None
+        self._driver = neo4j.GraphDatabase.driver(
+            settings.neo4j_uri, auth=(settings.neo4j_username, settings.neo4j_password or "")
+        )
+        try:
+            self._driver.verify_connectivity()
+        except neo4j.exceptions.AuthError as e:
+            self._driver.close()
+            raise GraphUnavailableError(
+                f"Neo4j at {settings.neo4j_uri} refused the credentials: "
+                "check NEO4J_USERNAME and NEO4J_PASSWORD."
+            ) from e
+        except (neo4j.exceptions.ServiceUnavailable, OSError, ValueError) as e:
+            self._driver.close()
+            raise GraphUnavailableError(
+                f"Cannot reach Neo4j at {settings.neo4j_uri}: start it with "
+                "`docker compose up -d neo4j`, or unset NEO4J_URI to use the embedded graph."
+            ) from e
+
+    def _run(self, text: str, params: dict[str, Any], *, write: bool) -> list[Row]:
+        neo4j = self._neo4j
+        routing = neo4j.RoutingControl.WRITE if write else neo4j.RoutingControl.READ
+        try:
+            records, _, _ = self._driver.execute_query(
+                text,
+                parameters_=params,
+                routing_=routing,
+                database_=self.settings.neo4j_database,
+            )
+        except neo4j.exceptions.ServiceUnavailable as e:
+            raise GraphUnavailableError(
+                f"Lost the connection to Neo4j at {self.settings.neo4j_uri}: is it still running?"
+            ) from e
+        except neo4j.exceptions.Neo4jError as e:
+            raise GraphQueryError(f"Neo4j rejected the query: {e.message}") from e
+        return [record.data() for record in records]
+
+    def describe(self) -> str:
+        return self.settings.describe()
+
+    def close(self) -> None:
+        self._driver.close()

@@ -1,0 +1,56 @@
+"""What every tool returns: text for the model, structured data for the UI, and a trace."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+ResultKind = Literal[
+    "recommendations", "movie", "person", "rating", "ratings", "candidates", "rows", "text", "error"
+]
+
+
+class QueryTrace(BaseModel):
+    """One Cypher query a tool ran: what, with which parameters, how many rows, how long."""
+
+    name: str
+    cypher: str
+    params: dict[str, Any] = Field(default_factory=dict)
+    rows: int = 0
+    ms: float = 0.0
+    mode: Literal["read", "write"] = "read"
+
+
+class Candidate(BaseModel):
+    """A movie or person that might be what the user meant."""
+
+    label: str
+    title: str | None = None
+    name: str | None = None
+    year: int | None = None
+    movie_id: int | None = None
+
+
+class ToolResult(BaseModel):
+    """A tool's answer. `ok=False` with `kind='candidates'` asks the user to choose."""
+
+    tool: str
+    ok: bool = True
+    kind: ResultKind = "text"
+    message: str = ""
+    data: Any = None
+    candidates: list[Candidate] = Field(default_factory=list)
+    queries: list[QueryTrace] = Field(default_factory=list)
+
+    def observation(self) -> str:
+        """Compact JSON the model reads as the Observation."""
+        body: dict[str, Any] = {"ok": self.ok}
+        if self.message:
+            body["message"] = self.message
+        if self.data is not None:
+            body["data"] = self.data
+        if self.candidates:
+            body["candidates"] = [c.model_dump(exclude_none=True) for c in self.candidates]
+        return json.dumps(body, ensure_ascii=False, default=str)

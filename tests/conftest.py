@@ -1,0 +1,74 @@
+"""Test-wide guards and fixtures.
+
+No test reaches the network or a live LLM: every socket connection to an address outside the
+loopback range fails the test, and the Hugging Face hub is switched to offline mode.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import socket
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED_DATA = Path(os.environ.get("MOVIEAGENT_SHARED_DATA", REPO.parent / "shared" / "data"))
+ML_SMALL = SHARED_DATA / "movielens" / "ml-latest-small"
+ENRICHED = SHARED_DATA / "movielens" / "enriched" / "movies.csv"
+
+os.environ["HF_HUB_OFFLINE"] = "1"
+os.environ["TRANSFORMERS_OFFLINE"] = "1"
+for _var in ("NEO4J_URI_FOR_TESTS",):
+    os.environ.pop(_var, None)
+
+_real_connect = socket.socket.connect
+_real_connect_ex = socket.socket.connect_ex
+
+
+class NetworkAccessError(AssertionError):
+    """A test tried to reach something outside this machine."""
+
+
+def _is_local(address: Any) -> bool:
+    if isinstance(address, (str, bytes)):  # AF_UNIX path
+        return True
+    host = address[0]
+    if host in ("localhost", ""):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _guarded_connect(self: socket.socket, address: Any) -> None:
+    if not _is_local(address):
+        raise NetworkAccessError(f"test tried to connect to {address!r}; tests stay on loopback")
+    return _real_connect(self, address)
+
+
+def _guarded_connect_ex(self: socket.socket, address: Any) -> int:
+    if not _is_local(address):
+        raise NetworkAccessError(f"test tried to connect to {address!r}; tests stay on loopback")
+    return _real_connect_ex(self, address)
+
+
+socket.socket.connect = _guarded_connect  # type: ignore[method-assign]
+socket.socket.connect_ex = _guarded_connect_ex  # type: ignore[method-assign]
+
+
+@pytest.fixture(scope="session")
+def ml_small() -> Path:
+    if not (ML_SMALL / "ratings.csv").is_file():
+        pytest.skip(f"MovieLens data not found at {ML_SMALL}")
+    return ML_SMALL
+
+
+@pytest.fixture(scope="session")
+def enriched_csv() -> Path:
+    if not ENRICHED.is_file():
+        pytest.skip(f"enriched movie list not found at {ENRICHED}")
+    return ENRICHED
