@@ -1,1 +1,59 @@
-"""The JSON-based ReAct agent: prompt, parsing, constrained decoding, the loop, LLM backends."""
+"""The JSON-based ReAct agent: prompt, parsing, constrained decoding, the loop, LLM backends.
+
+Public API (used by the UI, the command line and the evaluation harness)::
+
+    from agent import Agent, build_llm
+    from agent.settings import LLMSettings
+
+    llm = build_llm(LLMSettings.from_env())          # tgi / openai / llamacpp, from MOVIEAGENT_LLM
+    agent = Agent(llm, tools, max_steps=5)          # tools: LangChain BaseTools returning ToolResult
+    for event in agent.stream(question, history):   # history: ChatMessage or {"role", "content"}
+        ...                                         # typed events, see agent.events
+    result = agent.ask(question, history)           # AgentResult: answer, steps, llm_calls, tokens
+
+`Agent.stream` yields `StepStarted`, `LLMRetry`, `LLMCallEvent`, `Correction`, `ToolStarted`,
+`ToolCallEvent`, `AnswerToken` and `ErrorEvent`, and always ends with one `FinalAnswer` (its
+`result` is the `AgentResult`; its `candidates`, when set, are the titles to offer as choices).
+Model misbehaviour never raises; an unreachable model ends the run with an `ErrorEvent` whose
+message says what to start. A new backend implements `agent.llm.base.LLM.stream`.
+"""
+
+from agent.events import (
+    AgentEvent,
+    AnswerToken,
+    Correction,
+    ErrorEvent,
+    FinalAnswer,
+    LLMCallEvent,
+    LLMRetry,
+    StepStarted,
+    ToolCallEvent,
+    ToolStarted,
+)
+from agent.llm.base import LLM, ChatMessage, LLMChunk, LLMRequest
+from agent.llm.factory import build_llm
+from agent.loop import Agent
+from agent.result import AgentResult, LLMCall, Timings, ToolStep
+
+__all__ = [
+    "LLM",
+    "Agent",
+    "AgentEvent",
+    "AgentResult",
+    "AnswerToken",
+    "ChatMessage",
+    "Correction",
+    "ErrorEvent",
+    "FinalAnswer",
+    "LLMCall",
+    "LLMCallEvent",
+    "LLMChunk",
+    "LLMRequest",
+    "LLMRetry",
+    "StepStarted",
+    "Timings",
+    "ToolCallEvent",
+    "ToolStarted",
+    "ToolStep",
+    "build_llm",
+]

@@ -1,0 +1,115 @@
+"""Constrained decoding: a JSON schema that admits one valid tool call or a Final Answer.
+
+The schema is exact JSON Schema: top-level `properties` (TGI refuses a grammar without them)
+give the shape — `thought`, `action` from the tool names plus "Final Answer", `action_input`
+from the union of the tools' argument schemas — and a top-level `anyOf` of one object per tool
+(constant action name, that tool's arguments) plus the Final Answer object ties each name to its
+own arguments. Engines enforce what they support: TGI (outlines) builds its automaton from
+`properties`, llama.cpp's converter from the `anyOf`; whatever gets through is validated against
+the tool's Pydantic model before dispatch anyway.
+
+Argument schemas are inlined (no `$ref`), stripped of titles and descriptions (the prompt
+carries those) and closed with `additionalProperties: false`.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_core.tools import BaseTool
+from pydantic import BaseModel
+
+FINAL_ANSWER = "Final Answer"
+THOUGHT_MAX_CHARS = 240  # bounds the free text before the action, so small models terminate
+_NOISE = {"title", "description", "examples"}
+
+
+def step_schema(tools: Sequence[BaseTool], final_only: bool = False) -> dict[str, Any]:
+    """The schema for one model reply; `final_only` admits only a Final Answer (the last step)."""
+    thought = {"type": "string", "maxLength": THOUGHT_MAX_CHARS}
+    final = _branch(thought, {"const": FINAL_ANSWER}, {"type": "string"})
+    if final_only:
+        return final
+    branches = [_branch(thought, {"const": t.name}, tool_input_schema(t)) for t in tools]
+    branches.append(final)
+    return {
+        "type": "object",
+        "properties": {
+            "thought": thought,
+            "action": {"type": "string", "enum": [*(t.name for t in tools), FINAL_ANSWER]},
+            "action_input": {"anyOf": [b["properties"]["action_input"] for b in branches]},
+        },
+        "required": ["thought", "action", "action_input"],
+        "additionalProperties": False,
+        "anyOf": branches,
+    }
+
+
+def tool_input_schema(tool: BaseTool) -> dict[str, Any]:
+    """A tool's argument schema, self-contained and closed."""
+    schema = _clean(resolved_args_schema(tool))
+    schema.setdefault("type", "object")
+    schema.setdefault("properties", {})
+    schema["additionalProperties"] = False
+    return schema
+
+
+def resolved_args_schema(tool: BaseTool) -> dict[str, Any]:
+    """A tool's argument schema as JSON Schema, with references inlined."""
+    args = tool.args_schema
+    if isinstance(args, type) and issubclass(args, BaseModel):
+        raw = args.model_json_schema()
+    elif isinstance(args, dict):
+        raw = copy.deepcopy(args)
+    else:
+        raw = {"type": "object", "properties": {}}
+    resolved: dict[str, Any] = inline_refs(raw, raw.get("$defs", {}))
+    return resolved
+
+
+def _branch(
+    thought: dict[str, Any], action: dict[str, Any], action_input: dict[str, Any]
+) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {"thought": thought, "action": action, "action_input": action_input},
+        "required": ["thought", "action", "action_input"],
+        "additionalProperties": False,
+    }
+
+
+def inline_refs(node: Any, defs: dict[str, Any], depth: int = 0) -> Any:
+    """The schema with every `#/$defs/...` reference replaced by its definition."""
+    if depth > 20:
+        raise ValueError("tool argument schema is too deeply nested or recursive")
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            target = inline_refs(defs[ref.removeprefix("#/$defs/")], defs, depth + 1)
+            rest = {k: v for k, v in node.items() if k != "$ref"}
+            return {**target, **inline_refs(rest, defs, depth + 1)}
+        return {k: inline_refs(v, defs, depth + 1) for k, v in node.items() if k != "$defs"}
+    if isinstance(node, list):
+        return [inline_refs(v, defs, depth + 1) for v in node]
+    return node
+
+
+def _clean(node: Any) -> Any:
+    if isinstance(node, list):
+        return [_clean(v) for v in node]
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key in _NOISE:
+            continue
+        if key == "properties" and isinstance(value, dict):
+            # argument names are kept as they are, even one called "title"
+            out[key] = {name: _clean(sub) for name, sub in value.items()}
+        elif key in ("default", "const", "enum"):
+            out[key] = value
+        else:
+            out[key] = _clean(value)
+    return out

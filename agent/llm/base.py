@@ -1,0 +1,85 @@
+"""The one small interface every LLM backend implements, so tests can swap in a scripted model.
+
+A backend turns an `LLMRequest` (alternating chat messages, an optional JSON schema for
+constrained decoding, stop sequences, a token budget and a timeout) into a stream of
+`LLMChunk`s. The last chunk has `finish_reason` set and carries the token counts.
+
+Backends raise `LLMUnavailableError` when the model cannot be reached or loaded (a sentence
+that says what to start) and `LLMTransientError` for failures worth retrying (5xx, 429,
+timeouts, dropped connections); the agent loop does the retrying.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from agent.errors import AgentError
+
+Role = Literal["user", "assistant"]
+
+
+class ChatMessage(BaseModel):
+    """One chat turn. There is no system role: Mixtral's template has none."""
+
+    role: Role
+    content: str
+
+
+class LLMRequest(BaseModel):
+    messages: list[ChatMessage]
+    json_schema: dict[str, Any] | None = None  # constrained decoding; None = free text
+    stop: list[str] = Field(default_factory=list)
+    max_new_tokens: int = 512
+    timeout_s: float = 60.0
+
+
+class TokenUsage(BaseModel):
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    estimated: bool = False  # True when the server did not report counts
+
+
+class LLMChunk(BaseModel):
+    """A piece of generated text; the last chunk has `finish_reason` and `usage`."""
+
+    text: str = ""
+    finish_reason: str | None = None  # "stop", "length", "eos_token", "stop_sequence", ...
+    usage: TokenUsage | None = None
+
+
+class LLMHealth(BaseModel):
+    reachable: bool
+    model: str = ""
+    detail: str = ""
+
+
+class LLMTransientError(AgentError):
+    """A failure worth retrying: a 5xx or 429 reply, a timeout, a dropped connection."""
+
+
+class LLM(ABC):
+    """A chat model behind the smallest interface the agent needs."""
+
+    #: whether `json_schema` is enforced by the backend (False: the parser does all the work)
+    supports_grammar: bool = True
+
+    @abstractmethod
+    def stream(self, request: LLMRequest) -> Iterator[LLMChunk]:
+        """Generate a reply piece by piece; the last chunk has `finish_reason` set."""
+
+    @abstractmethod
+    def describe(self) -> str:
+        """One line for logs and the UI: backend and model."""
+
+    def health(self) -> LLMHealth:
+        """Whether the model can be reached, without generating. Backends override this."""
+        return LLMHealth(reachable=True, model=self.describe())
+
+
+def estimate_tokens(text: str) -> int:
+    """A rough count (about four characters a token) for servers that report none."""
+    return max(1, len(text) // 4) if text else 0

@@ -1,0 +1,28 @@
+"""Builds the LLM backend that `LLMSettings` names; backends are imported only when chosen."""
+
+from __future__ import annotations
+
+from agent.llm.base import LLM
+from agent.settings import LLMSettings
+
+
+def build_llm(settings: LLMSettings) -> LLM:
+    """The backend for `settings.kind`. Nothing is contacted or loaded until the first call."""
+    if settings.kind == "tgi":
+        from agent.llm.tgi import TGILLM
+
+        assert settings.url is not None
+        return TGILLM(settings.url, token=settings.api_key, timeout_s=settings.timeout_s)
+    if settings.kind == "openai":
+        from agent.llm.openai_compat import OpenAICompatLLM
+
+        assert settings.url is not None
+        return OpenAICompatLLM(
+            settings.url,
+            model=settings.model,
+            api_key=settings.api_key,
+            timeout_s=settings.timeout_s,
+        )
+    from agent.llm.llamacpp import LlamaCppLLM
+
+    return LlamaCppLLM(settings.model_path)

@@ -1,0 +1,319 @@
+"""The ReAct loop: ask the model, run the tool it picks, show it the Observation, repeat.
+
+`Agent.stream` yields typed events (see `agent.events`) and always ends with one `FinalAnswer`;
+`Agent.ask` runs the same loop and returns the `AgentResult`. Nothing the model writes can
+raise: unusable replies and invalid arguments go back to it as corrections, the last allowed
+step admits only a Final Answer, and limits end in a default answer. Transient server errors
+are retried with exponential backoff; an unreachable model ends the run with an `ErrorEvent`
+and a `FinalAnswer` whose text says what to start.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import time
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
+from typing import Any
+
+from langchain_core.tools import BaseTool
+
+from agent.dispatch import ArgumentsError, describe_arguments, run_tool, validate_arguments
+from agent.errors import AgentError, LLMUnavailableError
+from agent.events import (
+    AgentEvent,
+    AnswerToken,
+    Correction,
+    ErrorEvent,
+    FinalAnswer,
+    LLMCallEvent,
+    LLMRetry,
+    StepStarted,
+    ToolCallEvent,
+    ToolStarted,
+)
+from agent.grammar import FINAL_ANSWER, step_schema
+from agent.llm.base import (
+    LLM,
+    ChatMessage,
+    LLMRequest,
+    LLMTransientError,
+    TokenUsage,
+    estimate_tokens,
+)
+from agent.parsing import Answer, Malformed, ToolCall, parse_step
+from agent.prompt import ReactPrompt, ScratchpadStep, normalize_history
+from agent.result import AgentResult, LLMCall, StopReason, Timings, ToolStep
+from agent.streaming import FinalAnswerStream
+from semantic_layer.tools.result import Candidate, ToolResult
+
+log = logging.getLogger(__name__)
+
+STOP_SEQUENCES = ["Observation:"]
+STEP_LIMIT_ANSWER = (
+    "Sorry, I could not work out an answer in {steps} steps. Could you ask it more specifically?"
+)
+CANDIDATES_ANSWER = "Several titles match: {options}. Which one do you mean?"
+History = Iterable[ChatMessage | Mapping[str, str]]
+
+
+class Agent:
+    """A JSON ReAct agent over a list of LangChain tools and one `LLM` backend."""
+
+    def __init__(
+        self,
+        llm: LLM,
+        tools: Sequence[BaseTool],
+        *,
+        max_steps: int = 5,
+        max_retries: int = 2,
+        backoff_s: float = 0.5,
+        call_timeout_s: float = 60.0,
+        max_new_tokens: int = 400,
+        grammar: bool = True,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        if max_steps < 1:
+            raise ValueError("max_steps must be at least 1")
+        self.llm = llm
+        self.tools = {tool.name: tool for tool in tools}
+        self.max_steps = max_steps
+        self.max_retries = max_retries
+        self.backoff_s = backoff_s
+        self.call_timeout_s = call_timeout_s
+        self.max_new_tokens = max_new_tokens
+        self.grammar = grammar and llm.supports_grammar
+        self._sleep = sleep
+        self._prompt = ReactPrompt(list(tools))
+        self._schema = step_schema(list(tools))
+        self._final_schema = step_schema(list(tools), final_only=True)
+
+    def ask(self, question: str, history: History = ()) -> AgentResult:
+        """Run one question to the end and return everything it produced."""
+        for event in self.stream(question, history):
+            if isinstance(event, FinalAnswer):
+                return event.result
+        raise AssertionError("Agent.stream ended without a FinalAnswer")  # pragma: no cover
+
+    def stream(self, question: str, history: History = ()) -> Iterator[AgentEvent]:
+        """Yield one event per step; the last one is always a `FinalAnswer`."""
+        run = _Run(question, normalize_history(history))
+        try:
+            yield from self._steps(run)
+        except AgentError as e:
+            log.warning("agent run ended: %s", e)
+            yield ErrorEvent(error=type(e).__name__, message=str(e))
+            run.finish(str(e), "error", error=str(e))
+        yield run.final_event()
+
+    def _steps(self, run: _Run) -> Iterator[AgentEvent]:
+        for step in range(1, self.max_steps + 1):
+            final_only = step == self.max_steps and step > 1
+            yield StepStarted(step=step, max_steps=self.max_steps, final_only=final_only)
+            answer_stream = FinalAnswerStream()
+            text, call = yield from self._call_llm(run, step, final_only, answer_stream)
+            run.llm_calls.append(call)
+            yield LLMCallEvent(**dict(call))
+            parsed = parse_step(text, list(self.tools), truncated=call.finish_reason == "length")
+            if isinstance(parsed, Answer):
+                if not answer_stream.active:
+                    yield from _tokens(parsed.text)
+                run.finish(parsed.text, "answer")
+                return
+            if isinstance(parsed, Malformed):
+                yield self._correct(run, step, text, parsed)
+            elif final_only:
+                break  # without a grammar the model may still ask for a tool: no steps left
+            else:
+                yield from self._call_tool(run, step, parsed)
+        answer = self._default_answer(run)
+        yield from _tokens(answer)
+        run.finish(answer, "step_limit")
+
+    def _call_llm(
+        self, run: _Run, step: int, final_only: bool, answer_stream: FinalAnswerStream
+    ) -> Generator[AgentEvent, None, tuple[str, LLMCall]]:
+        request = LLMRequest(
+            messages=self._prompt.messages(run.question, run.history, run.scratchpad, final_only),
+            json_schema=(self._final_schema if final_only else self._schema)
+            if self.grammar
+            else None,
+            stop=STOP_SEQUENCES,
+            max_new_tokens=self.max_new_tokens,
+            timeout_s=self.call_timeout_s,
+        )
+        for attempt in range(1, self.max_retries + 2):
+            started = time.perf_counter()
+            pieces: list[str] = []
+            try:
+                finish, usage = yield from self._consume(request, pieces, answer_stream, started)
+            except LLMTransientError as e:
+                if attempt > self.max_retries or answer_stream.active:
+                    raise LLMUnavailableError(
+                        f"{self.llm.describe()} kept failing ({e}); check that it is running "
+                        "and not overloaded, then ask again."
+                    ) from e
+                wait = self.backoff_s * 2 ** (attempt - 1)
+                yield LLMRetry(step=step, attempt=attempt, error=str(e), wait_s=wait)
+                self._sleep(wait)
+                continue
+            finally:
+                run.llm_ms += (time.perf_counter() - started) * 1000
+            text = "".join(pieces)
+            call = LLMCall(
+                step=step,
+                prompt_tokens=usage.prompt_tokens or _estimate_prompt(request.messages),
+                completion_tokens=usage.completion_tokens or estimate_tokens(text),
+                estimated_tokens=usage.estimated or not usage.prompt_tokens,
+                ms=(time.perf_counter() - started) * 1000,
+                finish_reason=finish,
+                attempts=attempt,
+                completion=text,
+            )
+            return text, call
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _consume(
+        self,
+        request: LLMRequest,
+        pieces: list[str],
+        answer_stream: FinalAnswerStream,
+        started: float,
+    ) -> Generator[AgentEvent, None, tuple[str | None, TokenUsage]]:
+        finish: str | None = None
+        usage = TokenUsage(estimated=True)
+        chunks = self.llm.stream(request)
+        try:
+            for chunk in chunks:
+                if chunk.text:
+                    pieces.append(chunk.text)
+                    answer_piece = answer_stream.feed(chunk.text)
+                    if answer_piece:
+                        yield AnswerToken(text=answer_piece)
+                if chunk.finish_reason is not None:
+                    finish, usage = chunk.finish_reason, chunk.usage or usage
+                if time.perf_counter() - started > request.timeout_s:
+                    raise LLMTransientError(f"no complete reply within {request.timeout_s:g} s")
+        finally:
+            close = getattr(chunks, "close", None)
+            if close is not None:
+                close()
+        return finish, usage
+
+    def _correct(self, run: _Run, step: int, text: str, parsed: Malformed) -> Correction:
+        observation = self._prompt.correction(parsed.problem, **parsed.details)
+        run.scratchpad.append(ScratchpadStep(reply=_clip(text), observation=observation))
+        run.fallback_answer = parsed.fallback_answer or run.fallback_answer
+        return Correction(step=step, reason=parsed.problem, observation=observation)
+
+    def _call_tool(self, run: _Run, step: int, call: ToolCall) -> Iterator[AgentEvent]:
+        tool = self.tools[call.tool]
+        try:
+            arguments = validate_arguments(tool, call.args)
+        except ArgumentsError as e:
+            observation = self._prompt.correction(
+                "invalid_arguments",
+                tool=tool.name,
+                errors=str(e),
+                arguments=describe_arguments(tool),
+            )
+            reply = _blob(call.thought, call.tool, call.args)
+            run.scratchpad.append(ScratchpadStep(reply=reply, observation=observation))
+            yield Correction(step=step, reason="invalid_arguments", observation=observation)
+            return
+        reply = _blob(call.thought, call.tool, arguments)
+        key = json.dumps([tool.name, arguments], sort_keys=True, default=str)
+        if key in run.calls:
+            observation = self._prompt.correction("repeated_call", tool=tool.name)
+            run.scratchpad.append(ScratchpadStep(reply=reply, observation=observation))
+            yield Correction(step=step, reason="repeated_call", observation=observation)
+            return
+        run.calls.add(key)
+        yield ToolStarted(step=step, tool=tool.name, input=arguments)
+        started = time.perf_counter()
+        result = run_tool(tool, arguments)
+        ms = (time.perf_counter() - started) * 1000
+        run.tool_ms += ms
+        observation = result.observation()
+        run.scratchpad.append(ScratchpadStep(reply=reply, observation=observation))
+        run.note_result(result)
+        record = ToolStep(
+            step=step, tool=tool.name, input=arguments, output=observation, result=result, ms=ms
+        )
+        run.steps.append(record)
+        yield ToolCallEvent(**dict(record))
+
+    def _default_answer(self, run: _Run) -> str:
+        if run.candidates:
+            options = ", ".join(c.label for c in run.candidates)
+            return CANDIDATES_ANSWER.format(options=options)
+        return run.fallback_answer or STEP_LIMIT_ANSWER.format(steps=self.max_steps)
+
+
+class _Run:
+    """The state of one question while the loop works on it."""
+
+    def __init__(self, question: str, history: list[ChatMessage]) -> None:
+        self.question = question
+        self.history = history
+        self.scratchpad: list[ScratchpadStep] = []
+        self.steps: list[ToolStep] = []
+        self.calls: set[str] = set()  # tool calls already made, to catch repeats
+        self.llm_calls: list[LLMCall] = []
+        self.candidates: list[Candidate] = []
+        self.fallback_answer: str | None = None
+        self.started = time.perf_counter()
+        self.llm_ms = 0.0
+        self.tool_ms = 0.0
+        self.answer = ""
+        self.stop_reason: StopReason = "answer"
+        self.error: str | None = None
+
+    def note_result(self, result: ToolResult) -> None:
+        self.candidates = list(result.candidates) if result.kind == "candidates" else []
+
+    def finish(self, answer: str, reason: StopReason, error: str | None = None) -> None:
+        self.answer, self.stop_reason, self.error = answer, reason, error
+
+    def final_event(self) -> FinalAnswer:
+        total = (time.perf_counter() - self.started) * 1000
+        result = AgentResult(
+            question=self.question,
+            answer=self.answer,
+            stop_reason=self.stop_reason,
+            steps=self.steps,
+            llm_calls=self.llm_calls,
+            candidates=self.candidates,
+            error=self.error,
+            timings=Timings(total_ms=total, llm_ms=self.llm_ms, tool_ms=self.tool_ms),
+        )
+        return FinalAnswer(
+            answer=self.answer,
+            stop_reason=self.stop_reason,
+            candidates=self.candidates,
+            result=result,
+        )
+
+
+def _blob(thought: str, tool: str, arguments: Any) -> str:
+    body = {"thought": thought, "action": tool, "action_input": arguments}
+    return json.dumps(body, ensure_ascii=False)
+
+
+def _tokens(text: str) -> Iterator[AnswerToken]:
+    """An answer that could not be streamed live, handed out word by word."""
+    for piece in re.findall(r"\s*\S+", text):
+        yield AnswerToken(text=piece)
+
+
+def _clip(text: str, limit: int = 600) -> str:
+    text = text.strip() or "(empty reply)"
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _estimate_prompt(messages: Sequence[ChatMessage]) -> int:
+    return sum(estimate_tokens(m.content) + 4 for m in messages)
+
+
+__all__ = ["FINAL_ANSWER", "Agent"]
