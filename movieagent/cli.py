@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from agent.cli import register as register_agent
 from data_import.cli import register as register_import
 from semantic_layer.cli import register as register_semantic_layer
 
@@ -17,6 +18,7 @@ app = typer.Typer(
 
 register_import(app)
 register_semantic_layer(app)
+register_agent(app)
 
 if __name__ == "__main__":
     app()

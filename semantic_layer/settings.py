@@ -50,7 +50,14 @@ class GraphSettings:
             )
         if uri is None:
             return cls(backend="falkordb", data_dir=directory.expanduser(), graph_name=graph_name)
-        if not uri.split("://", 1)[0] in {"neo4j", "neo4j+s", "neo4j+ssc", "bolt", "bolt+s", "bolt+ssc"}:
+        if uri.split("://", 1)[0] not in {
+            "neo4j",
+            "neo4j+s",
+            "neo4j+ssc",
+            "bolt",
+            "bolt+s",
+            "bolt+ssc",
+        }:
             raise ConfigurationError(
                 f"NEO4J_URI={uri!r} is not a Neo4j address: "
                 "use neo4j://HOST:7687 or bolt://HOST:7687 (neo4j+s:// for Aura)."

@@ -72,3 +72,42 @@ def enriched_csv() -> Path:
     if not ENRICHED.is_file():
         pytest.skip(f"enriched movie list not found at {ENRICHED}")
     return ENRICHED
+
+
+@pytest.fixture(scope="session")
+def graph_settings(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """Settings for an embedded graph in a temporary data directory (never the user's own)."""
+    from semantic_layer.settings import GraphSettings
+
+    data_dir = tmp_path_factory.mktemp("movieagent-data")
+    return GraphSettings.from_env({"MOVIEAGENT_DATA_DIR": str(data_dir)})
+
+
+@pytest.fixture(scope="session")
+def movie_graph(graph_settings: Any, ml_small: Path, enriched_csv: Path) -> Any:
+    """The real ml-latest-small + enriched data, imported once per test session.
+
+    Treat it as read-only; tests that write use `writable_graph`.
+    """
+    from data_import.importer import ImportOptions, import_release
+    from semantic_layer.graph import connect
+
+    graph = connect(graph_settings)
+    import_release(graph, ml_small, enriched_csv, ImportOptions(show_progress=False))
+    yield graph
+    graph.close()
+
+
+@pytest.fixture
+def writable_graph(movie_graph: Any, graph_settings: Any) -> Any:
+    """A private copy of `movie_graph` (FalkorDB GRAPH.COPY) that a test may change."""
+    import dataclasses
+    import uuid
+
+    from semantic_layer.graph.falkordb_graph import FalkorGraph
+
+    name = f"test_{uuid.uuid4().hex[:10]}"
+    movie_graph.client.execute_command("GRAPH.COPY", graph_settings.graph_name, name)
+    graph = FalkorGraph(dataclasses.replace(graph_settings, graph_name=name))
+    yield graph
+    graph.delete_graph()

@@ -32,7 +32,10 @@ class QueryLibrary:
             raise QueryNotFoundError(
                 f"{name!r} is not a query name: use lower-case words and '/' like 'import/movies'."
             )
-        for candidate in (self.root / self.backend / f"{name}.cypher", self.root / f"{name}.cypher"):
+        for candidate in (
+            self.root / self.backend / f"{name}.cypher",
+            self.root / f"{name}.cypher",
+        ):
             if candidate.is_file():
                 return candidate
         raise QueryNotFoundError(

@@ -1,0 +1,3 @@
+MATCH ()-[r]->()
+RETURN type(r) AS type, count(*) AS count
+ORDER BY type

@@ -1,0 +1,1 @@
+CREATE INDEX FOR (n:Genre) ON (n.name)

@@ -1,0 +1,1 @@
+CREATE INDEX FOR (n:Movie) ON (n.year)

@@ -1,0 +1,1 @@
+CREATE INDEX FOR (n:Person) ON (n.name)

@@ -1,0 +1,1 @@
+CREATE INDEX FOR (n:User) ON (n.userId)

@@ -1,0 +1,5 @@
+UNWIND $rows AS r
+MATCH (p:Person {name: r.name})
+MATCH (m:Movie {movieId: r.movieId})
+MERGE (p)-[a:ACTED_IN]->(m)
+SET a.order = r.order

@@ -1,0 +1,2 @@
+UNWIND $rows AS name
+MERGE (:Genre {name: name})

@@ -1,0 +1,2 @@
+UNWIND $rows AS id
+MERGE (:User {userId: id})

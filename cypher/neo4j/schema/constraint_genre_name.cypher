@@ -1,0 +1,1 @@
+CREATE CONSTRAINT genre_name_unique IF NOT EXISTS FOR (n:Genre) REQUIRE n.name IS UNIQUE

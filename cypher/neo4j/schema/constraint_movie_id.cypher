@@ -1,0 +1,1 @@
+CREATE CONSTRAINT movie_id_unique IF NOT EXISTS FOR (n:Movie) REQUIRE n.movieId IS UNIQUE

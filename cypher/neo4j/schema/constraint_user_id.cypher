@@ -1,0 +1,1 @@
+CREATE CONSTRAINT user_id_unique IF NOT EXISTS FOR (n:User) REQUIRE n.userId IS UNIQUE

@@ -1,0 +1,1 @@
+CREATE INDEX movie_title_norm IF NOT EXISTS FOR (n:Movie) ON (n.titleNorm)

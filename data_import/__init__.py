@@ -1,0 +1,1 @@
+"""The MovieLens import: `movieagent import`."""
