@@ -102,7 +102,7 @@ class Agent:
         try:
             yield from self._steps(run)
         except AgentError as e:
-            log.warning("agent run ended: %s", e)
+            log.info("agent run ended: %s", e)
             yield ErrorEvent(error=type(e).__name__, message=str(e))
             run.finish(str(e), "error", error=str(e))
         yield run.final_event()

@@ -18,10 +18,6 @@ def is_connection_failure(error: BaseException) -> bool:
     return False
 
 
-def is_timeout(error: BaseException) -> bool:
-    return any("Timeout" in cls.__name__ for cls in type(error).__mro__)
-
-
 def from_status(status: int, what: str, detail: str) -> AgentError:
     """429 and 5xx are worth retrying; any other refusal is for the user to fix."""
     detail = " ".join(detail.split())[:300]

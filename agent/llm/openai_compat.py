@@ -8,7 +8,6 @@ the parser does the work. The model name is `MOVIEAGENT_LLM_MODEL`, else the fir
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Iterator
 from typing import Any
@@ -18,6 +17,7 @@ import httpx
 from agent.errors import AgentError, LLMUnavailableError
 from agent.llm.base import LLM, LLMChunk, LLMHealth, LLMRequest, LLMTransientError, TokenUsage
 from agent.llm.http_errors import from_status, is_connection_failure
+from agent.llm.sse import error_body, events
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +67,7 @@ class OpenAICompatLLM(LLM):
         body = self._body(request, with_schema=self._schema_ok and request.json_schema is not None)
         with self._http.stream("POST", f"{self.url}/chat/completions", json=body) as response:
             if response.status_code in (400, 422) and "response_format" in body:
-                detail = response.read().decode(errors="replace")
+                detail, _ = error_body(response)
                 log.warning(
                     "%s rejected response_format (%s); continuing without it", self.url, detail
                 )
@@ -107,26 +107,21 @@ class OpenAICompatLLM(LLM):
 
 def _chunks(response: httpx.Response, what: str) -> Iterator[LLMChunk]:
     if response.status_code >= 400:
-        raise from_status(response.status_code, what, response.read().decode(errors="replace"))
+        message, _ = error_body(response)
+        raise from_status(response.status_code, what, message)
     finish: str | None = None
-    usage: TokenUsage | None = None
-    for line in response.iter_lines():
-        if not line.startswith("data:"):
-            continue
-        payload = line.removeprefix("data:").strip()
-        if payload == "[DONE]":
-            break
-        event = json.loads(payload)
+    usage = TokenUsage(estimated=True)
+    for event in events(response):
         if event.get("error"):
             raise LLMTransientError(f"{what}: {event['error']}")
         if event.get("usage"):
             usage = TokenUsage(
-                prompt_tokens=event["usage"].get("prompt_tokens", 0),
-                completion_tokens=event["usage"].get("completion_tokens", 0),
+                prompt_tokens=event["usage"].get("prompt_tokens") or 0,
+                completion_tokens=event["usage"].get("completion_tokens") or 0,
             )
         for choice in event.get("choices") or []:
             text = (choice.get("delta") or {}).get("content") or ""
             if text:
                 yield LLMChunk(text=text)
             finish = choice.get("finish_reason") or finish
-    yield LLMChunk(finish_reason=finish or "stop", usage=usage or TokenUsage(estimated=True))
+    yield LLMChunk(finish_reason=finish or "stop", usage=usage)
