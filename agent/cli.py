@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -133,9 +134,9 @@ def _agent(spec: str | None, user_id: int | None, max_steps: int) -> Iterator[Ag
     from semantic_layer.graph import connect
     from semantic_layer.session import Session
 
-    try:
-        from semantic_layer.tools import build_tools
-    except ImportError as e:
+    try:  # looked up at run time: the tools arrive with the semantic layer
+        build_tools = importlib.import_module("semantic_layer.tools").build_tools
+    except (ImportError, AttributeError) as e:
         err.print(f"[red]error:[/red] the semantic-layer tools are not available ({e}).")
         raise typer.Exit(1) from e
     try:
