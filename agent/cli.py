@@ -32,7 +32,7 @@ LLMOption = Annotated[
 ]
 StepsOption = Annotated[int, typer.Option("--max-steps", min=1, help="Model calls per question.")]
 
-err = Console(stderr=True, highlight=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def ask_command(
@@ -134,14 +134,14 @@ def _agent(spec: str | None, user_id: int | None, max_steps: int) -> Iterator[Ag
     from semantic_layer.graph import connect
     from semantic_layer.session import Session
 
-    try:  # looked up at run time: the tools arrive with the semantic layer
-        build_tools = importlib.import_module("semantic_layer.tools").build_tools
-    except (ImportError, AttributeError) as e:
-        err.print(f"[red]error:[/red] the semantic-layer tools are not available ({e}).")
-        raise typer.Exit(1) from e
     try:
         settings = LLMSettings.from_env(spec=spec)
         llm = build_llm(settings)
+        try:  # looked up at run time: the tools arrive with the semantic layer
+            build_tools = importlib.import_module("semantic_layer.tools").build_tools
+        except (ImportError, AttributeError) as e:
+            err.print(f"[red]error:[/red] the semantic-layer tools are not available ({e}).")
+            raise typer.Exit(1) from e
         with connect() as graph:
             session = Session(user_id=GUEST_USER_ID if user_id is None else user_id)
             yield Agent(

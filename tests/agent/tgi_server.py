@@ -2,7 +2,7 @@
 
 `/generate`, `/generate_stream` (server-sent events), `/info`, `/health` and the Messages API
 `/v1/chat/completions` (+ `/v1/models`). Replies come from a queue: a string is generated text;
-an `int` is an HTTP error status answered with TGI's error body. Every request is recorded.
+an `int` (or `(status, message)`) is an HTTP error answered with TGI's error body. Every request is recorded.
 """
 
 from __future__ import annotations
@@ -18,17 +18,19 @@ MODEL_ID = "mistralai/Mixtral-8x7B-Instruct-v0.1"
 
 class TGIServer:
     def __init__(self) -> None:
-        self.replies: list[str | int] = []
+        self.replies: list[str | int | tuple[int, str]] = []
         self.requests: list[tuple[str, dict[str, Any]]] = []
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        )
 
     @property
     def url(self) -> str:
         host, port = self._server.server_address[:2]
         return f"http://{host!s}:{port}"
 
-    def enqueue(self, *replies: str | int) -> None:
+    def enqueue(self, *replies: str | int | tuple[int, str]) -> None:
         self.replies.extend(replies)
 
     def posted(self, path: str) -> list[dict[str, Any]]:
@@ -42,7 +44,7 @@ class TGIServer:
         self._server.shutdown()
         self._server.server_close()
 
-    def next_reply(self) -> str | int:
+    def next_reply(self) -> str | int | tuple[int, str]:
         return self.replies.pop(0) if self.replies else 500
 
 
@@ -75,10 +77,11 @@ def _handler(server: TGIServer) -> type[BaseHTTPRequestHandler]:
             server.requests.append((self.path, body))
             reply = server.next_reply()
             if isinstance(reply, int):
-                kind = "overloaded" if reply == 503 else "generation"
-                if reply == 422:
-                    kind = "validation"
-                self._send(reply, {"error": f"scripted failure {reply}", "error_type": kind})
+                reply = (reply, f"scripted failure {reply}")
+            if isinstance(reply, tuple):
+                status, message = reply
+                kind = {503: "overloaded", 422: "validation"}.get(status, "generation")
+                self._send(status, {"error": message, "error_type": kind})
                 return
             prompt_tokens = len(tokens(str(body.get("inputs", body.get("messages", "")))))
             if self.path == "/generate":

@@ -1,0 +1,68 @@
+"""`movieagent ask` and `movieagent chat`, with a scripted model and scripted tools."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+from typer.testing import CliRunner
+
+import agent.cli
+from agent import Agent
+from tests.agent.fakes import ScriptedLLM, call, final, information, recommender
+
+
+@pytest.fixture
+def scripted(monkeypatch: pytest.MonkeyPatch) -> ScriptedLLM:
+    llm = ScriptedLLM()
+
+    @contextmanager
+    def fake_agent(spec: str | None, user_id: int | None, max_steps: int) -> Iterator[Agent]:
+        yield Agent(llm, [recommender(), information()], max_steps=max_steps)
+
+    monkeypatch.setattr(agent.cli, "_agent", fake_agent)
+    return llm
+
+
+def app():  # type: ignore[no-untyped-def]
+    from movieagent.cli import app
+
+    return app
+
+
+def test_ask_json(scripted: ScriptedLLM) -> None:
+    scripted.enqueue(call("information", entity="Heat"), final("Michael Mann."))
+    result = CliRunner().invoke(app(), ["ask", "Who directed Heat?", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["answer"] == "Michael Mann."
+    assert report["llm_calls"] == 2
+    assert report["steps"][0]["tool"] == "information"
+    assert report["steps"][0]["input"] == {"entity": "Heat"}
+    assert report["steps"][0]["queries"][0]["cypher"].startswith("MATCH")
+    assert report["tokens"]["prompt"] == 200
+    assert set(report["timings"]) == {"total_ms", "llm_ms", "tool_ms", "overhead_ms"}
+
+
+def test_ask_streams_the_answer(scripted: ScriptedLLM) -> None:
+    scripted.enqueue(final("Michael Mann."))
+    result = CliRunner().invoke(app(), ["ask", "Who directed Heat?"])
+    assert result.exit_code == 0
+    assert result.stdout.strip() == "Michael Mann."
+
+
+def test_chat_keeps_history(scripted: ScriptedLLM) -> None:
+    scripted.enqueue(final("Heat (1995) is a crime film."), final("Michael Mann."))
+    result = CliRunner().invoke(app(), ["chat"], input="Tell me about Heat\nwho directed it?\n")
+    assert result.exit_code == 0
+    assert "Michael Mann." in result.stdout
+    second = scripted.requests[1].messages
+    assert [m.role for m in second] == ["user", "assistant", "user"]
+
+
+def test_bad_llm_spec_is_one_sentence() -> None:
+    result = CliRunner().invoke(app(), ["ask", "hi", "--llm", "gpt4"])
+    assert result.exit_code == 1
+    assert "is not an LLM spec" in result.stderr

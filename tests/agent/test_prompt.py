@@ -1,0 +1,76 @@
+"""The prompt: template files with declared inputs, Mixtral-shaped turns, history, tools."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agent.llm.base import ChatMessage
+from agent.llm.chat_template import render_mixtral
+from agent.prompt import PromptTemplate, PromptTemplateError, ReactPrompt, ScratchpadStep
+from tests.agent.fakes import ScriptedTool
+
+
+def roles(messages: list[ChatMessage]) -> str:
+    return "".join(m.role[0] for m in messages)
+
+
+def test_first_turn_holds_instructions_tools_and_question(tools: list[ScriptedTool]) -> None:
+    messages = ReactPrompt(tools).messages("Wer führte bei Heat Regie?")
+    assert roles(messages) == "u"
+    text = messages[0].content
+    assert "recommender - Recommends movies" in text
+    assert "'enum': ['Comedy', 'Drama', 'Crime']" in text  # enums rendered, not $ref
+    assert "same language as the question" in text
+    assert text.endswith("Question: Wer führte bei Heat Regie?")
+
+
+def test_history_and_scratchpad_alternate(tools: list[ScriptedTool]) -> None:
+    history = [
+        ChatMessage(role="assistant", content="Hi! Ask me about movies."),  # leading: dropped
+        ChatMessage(role="user", content="Tell me about Heat"),
+        ChatMessage(role="assistant", content="Heat is a 1995 crime film."),
+        ChatMessage(role="user", content="unanswered"),  # no answer: dropped
+    ]
+    pad = [ScratchpadStep(reply='{"action": "information"}', observation='{"ok": true}')]
+    messages = ReactPrompt(tools).messages("and who directed it?", history, pad)
+    assert roles(messages) == "uauau"
+    assert "Tell me about Heat" in messages[0].content
+    assert '"Final Answer"' in messages[1].content and "1995 crime film" in messages[1].content
+    assert messages[2].content == "Question: and who directed it?"
+    assert messages[4].content.startswith('Observation: {"ok": true}')
+    prompt = render_mixtral(messages)
+    assert prompt.startswith("[INST] You are MovieAgent") and prompt.endswith("[/INST]")
+    assert prompt.count("[INST]") == 3 and prompt.count("</s>") == 2
+
+
+def test_last_step_asks_for_the_final_answer(tools: list[ScriptedTool]) -> None:
+    pad = [ScratchpadStep(reply="{}", observation="{}")]
+    messages = ReactPrompt(tools).messages("q", scratchpad=pad, final_only=True)
+    assert "last tool call allowed" in messages[-1].content
+
+
+def test_history_is_bounded(tools: list[ScriptedTool]) -> None:
+    history = [
+        ChatMessage(role=r, content=f"{r} {i}") for i in range(50) for r in ("user", "assistant")
+    ]
+    messages = ReactPrompt(tools).messages("q", history)
+    assert len(messages) == 13  # six question/answer pairs and the question
+
+
+def test_templates_must_declare_their_inputs(tmp_path: Path) -> None:
+    (tmp_path / "t.txt").write_text("Hello $name and $other")
+    with pytest.raises(PromptTemplateError, match="other"):
+        PromptTemplate.load("t", {"name"}, tmp_path)
+    template = PromptTemplate.load("t", {"name", "other"}, tmp_path)
+    assert template.format(name="a", other="b") == "Hello a and b"
+
+
+def test_mixtral_template_refuses_broken_turns() -> None:
+    with pytest.raises(ValueError):
+        render_mixtral([ChatMessage(role="assistant", content="x")])
+    with pytest.raises(ValueError):
+        render_mixtral(
+            [ChatMessage(role="user", content="a"), ChatMessage(role="user", content="b")]
+        )
