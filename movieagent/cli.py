@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from agent.cli import register as register_agent
+from agent.evaluation.cli import register as register_eval
 from data_import.cli import register as register_import
 from semantic_layer.cli import register as register_semantic_layer
 
@@ -19,6 +20,7 @@ app = typer.Typer(
 register_import(app)
 register_semantic_layer(app)
 register_agent(app)
+register_eval(app)
 
 if __name__ == "__main__":
     app()

@@ -1,0 +1,155 @@
+"""Scores one outcome against its question, and aggregates scores overall and per category.
+
+- tool choice: the first tool called (or none) is one of the expected tools;
+- arguments: the first call to an expected tool has every expected key argument, compared with
+  `same_value` (case, accents, articles, a year in parentheses and number types do not matter);
+  no such call counts as wrong; questions without expected arguments are not counted;
+- facts: every expected fact occurs in the answer (`contains_fact`); the fact-level rate is
+  reported too; questions without facts are not counted;
+- parse failures: model replies that could not be read (total, and questions with at least one);
+- LLM calls and tokens: means per question; latency: p50/p95 of the whole question, in ms,
+  interpolated linearly between the closest ranks.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from pydantic import BaseModel
+
+from agent.evaluation.normalize import contains_fact, same_value
+from agent.evaluation.outcome import Outcome
+from agent.evaluation.questions import Question
+
+
+class Score(BaseModel):
+    id: str
+    category: str
+    tool_ok: bool
+    args_ok: bool | None  # None: the question expects no arguments
+    facts_ok: bool | None  # None: the question expects no facts
+    facts_found: int = 0
+    facts_total: int = 0
+
+
+class Summary(BaseModel):
+    questions: int
+    tool_accuracy: float | None
+    argument_accuracy: float | None
+    argument_questions: int
+    facts_rate: float | None
+    fact_level_rate: float | None
+    fact_questions: int
+    parse_failures: int
+    questions_with_parse_failure: int
+    errors: int  # runs that ended in an error (model unreachable, harness caught an exception)
+    llm_calls_per_question: float | None
+    prompt_tokens_per_question: float | None
+    completion_tokens_per_question: float | None
+    latency_p50_ms: float | None
+    latency_p95_ms: float | None
+
+
+def score(question: Question, outcome: Outcome) -> Score:
+    expected = question.expect
+    first = outcome.tools[0].tool if outcome.tools else None
+    tool_ok = any(_same_tool(t, first) for t in expected.tool)
+    args_ok: bool | None = None
+    if expected.args:
+        call = next(
+            (u for u in outcome.tools if any(_same_tool(t, u.tool) for t in expected.tool)), None
+        )
+        args_ok = call is not None and all(
+            _matches(value, call.input.get(key)) for key, value in expected.args.items()
+        )
+    found = sum(contains_fact(outcome.answer, fact) for fact in expected.facts)
+    total = len(expected.facts)
+    return Score(
+        id=question.id,
+        category=question.category,
+        tool_ok=tool_ok,
+        args_ok=args_ok,
+        facts_ok=(found == total) if total else None,
+        facts_found=found,
+        facts_total=total,
+    )
+
+
+def summarize(scores: Sequence[Score], outcomes: Sequence[Outcome]) -> Summary:
+    args = [s.args_ok for s in scores if s.args_ok is not None]
+    facts = [s.facts_ok for s in scores if s.facts_ok is not None]
+    facts_total = sum(s.facts_total for s in scores)
+    return Summary(
+        questions=len(scores),
+        tool_accuracy=_rate([s.tool_ok for s in scores]),
+        argument_accuracy=_rate(args),
+        argument_questions=len(args),
+        facts_rate=_rate(facts),
+        fact_level_rate=sum(s.facts_found for s in scores) / facts_total if facts_total else None,
+        fact_questions=len(facts),
+        parse_failures=sum(o.parse_failures for o in outcomes),
+        questions_with_parse_failure=sum(o.parse_failures > 0 for o in outcomes),
+        errors=sum(o.ending == "error" for o in outcomes),
+        llm_calls_per_question=_mean([o.llm_calls for o in outcomes]),
+        prompt_tokens_per_question=_mean([o.prompt_tokens for o in outcomes]),
+        completion_tokens_per_question=_mean([o.completion_tokens for o in outcomes]),
+        latency_p50_ms=percentile([o.ms for o in outcomes], 50),
+        latency_p95_ms=percentile([o.ms for o in outcomes], 95),
+    )
+
+
+def evaluate(questions: Sequence[Question], outcomes: Sequence[Outcome]) -> dict[str, Any]:
+    """Scores plus the summary overall and per category (in order of first appearance)."""
+    by_id = {q.id: q for q in questions}
+    scores = [score(by_id[o.id], o) for o in outcomes]
+    categories = list(dict.fromkeys(s.category for s in scores))
+    return {
+        "overall": summarize(scores, outcomes),
+        "categories": {
+            c: summarize(
+                [s for s in scores if s.category == c], [o for o in outcomes if o.category == c]
+            )
+            for c in categories
+        },
+        "scores": scores,
+    }
+
+
+def tool_latencies(outcomes: Iterable[Outcome]) -> dict[str, list[float]]:
+    """Every tool call's time, per tool."""
+    latencies: dict[str, list[float]] = {}
+    for outcome in outcomes:
+        for use in outcome.tools:
+            latencies.setdefault(use.tool, []).append(use.ms)
+    return latencies
+
+
+def percentile(values: Sequence[float], pct: float) -> float | None:
+    """Linear interpolation between closest ranks (numpy's default); None for no values."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = (len(ordered) - 1) * pct / 100
+    low, high = math.floor(rank), math.ceil(rank)
+    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
+
+
+def _same_tool(expected: str | None, actual: str | None) -> bool:
+    if expected is None or actual is None:
+        return expected is None and actual is None
+    return expected.casefold() == actual.casefold()
+
+
+def _matches(expected: Any, actual: Any) -> bool:
+    options = expected if isinstance(expected, list) else [expected]
+    return any(same_value(option, actual) for option in options)
+
+
+def _rate(values: Sequence[bool]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return sum(values) / len(values) if values else None

@@ -1,0 +1,34 @@
+"""What one question produced under one subject (our agent or the baseline), before scoring."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+Ending = Literal["answer", "step_limit", "parse_error", "error"]
+
+
+class ToolUse(BaseModel):
+    tool: str
+    input: dict[str, Any] = Field(default_factory=dict)
+    ms: float = 0.0
+    ok: bool = True
+
+
+class Outcome(BaseModel):
+    """One question's run: the answer, the tool calls in order, the model's cost, the time."""
+
+    id: str
+    category: str
+    language: str
+    subject: str
+    answer: str = ""
+    tools: list[ToolUse] = Field(default_factory=list)
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    parse_failures: int = 0  # model replies that could not be read as a step
+    ending: Ending = "answer"
+    error: str | None = None
+    ms: float = 0.0

@@ -1,0 +1,124 @@
+"""Runs a question set through a subject, one fresh session user per question.
+
+A subject is anything that answers one question with a given list of tools: `AgentSubject`
+(our agent) or `agent.evaluation.baseline.BaselineSubject`. For every question the harness
+makes a new `Session` whose user id is above any MovieLens id, builds the tools for it, stores
+the question's `ratings` through the Memory tool (so "what else would I like?" sees them, and
+nothing leaks to the next question), then hands over the question and its history.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import time
+from collections.abc import Callable, Iterable, Sequence
+from typing import Protocol
+
+from langchain_core.tools import BaseTool
+
+from agent.evaluation.outcome import Outcome, ToolUse
+from agent.evaluation.questions import Question, Rating
+from agent.events import Correction, FinalAnswer
+from agent.llm.base import LLM, ChatMessage
+from agent.loop import Agent
+from semantic_layer.session import Session
+
+log = logging.getLogger(__name__)
+
+EVAL_USER_BASE = 900_000_000  # MovieLens user ids are far below; each question gets the next id
+PARSE_PROBLEMS = frozenset({"not_json", "unknown_action", "empty_answer", "cut_off"})
+ToolFactory = Callable[[Session], Sequence[BaseTool]]
+Progress = Callable[[Question, Outcome], None]
+
+
+class Subject(Protocol):
+    name: str
+
+    def run(self, question: Question, tools: Sequence[BaseTool]) -> Outcome: ...
+
+
+class AgentSubject:
+    """Our agent (`agent.loop.Agent`), grammar on when the backend supports it."""
+
+    name = "agent"
+
+    def __init__(self, llm: LLM, *, max_steps: int = 5, max_new_tokens: int = 400) -> None:
+        self.llm = llm
+        self.max_steps = max_steps
+        self.max_new_tokens = max_new_tokens
+
+    def run(self, question: Question, tools: Sequence[BaseTool]) -> Outcome:
+        agent = Agent(self.llm, tools, max_steps=self.max_steps, max_new_tokens=self.max_new_tokens)
+        history = [ChatMessage(role=t.role, content=t.content) for t in question.history]
+        started = time.perf_counter()
+        parse_failures = 0
+        for event in agent.stream(question.question, history):
+            if isinstance(event, Correction) and event.reason in PARSE_PROBLEMS:
+                parse_failures += 1
+            if isinstance(event, FinalAnswer):
+                result = event.result
+                break
+        else:  # pragma: no cover - Agent.stream always ends with a FinalAnswer
+            raise AssertionError("the agent ended without a final answer")
+        return Outcome(
+            id=question.id,
+            category=question.category,
+            language=question.language,
+            subject=self.name,
+            answer=result.answer,
+            tools=[
+                ToolUse(tool=s.tool, input=s.input, ms=s.ms, ok=bool(s.result and s.result.ok))
+                for s in result.steps
+            ],
+            llm_calls=len(result.llm_calls),
+            prompt_tokens=result.prompt_tokens,
+            completion_tokens=result.completion_tokens,
+            parse_failures=parse_failures,
+            ending=result.stop_reason,
+            error=result.error,
+            ms=(time.perf_counter() - started) * 1000,
+        )
+
+
+def run_set(
+    subject: Subject,
+    questions: Iterable[Question],
+    tools_for: ToolFactory,
+    *,
+    first_user_id: int = EVAL_USER_BASE,
+    progress: Progress | None = None,
+) -> list[Outcome]:
+    """Every question through `subject`, each with a new user and freshly built tools."""
+    user_ids = itertools.count(first_user_id)
+    outcomes: list[Outcome] = []
+    for question in questions:
+        tools = list(tools_for(Session(user_id=next(user_ids), display_name="eval")))
+        store_ratings(tools, question.ratings)
+        try:
+            outcome = subject.run(question, tools)
+        except Exception as e:  # one broken question is a measured error, not a harness crash
+            log.warning("question %s failed under %s", question.id, subject.name, exc_info=True)
+            outcome = Outcome(
+                id=question.id,
+                category=question.category,
+                language=question.language,
+                subject=subject.name,
+                ending="error",
+                error=f"{type(e).__name__}: {e}",
+            )
+        outcomes.append(outcome)
+        if progress is not None:
+            progress(question, outcome)
+    return outcomes
+
+
+def store_ratings(tools: Sequence[BaseTool], ratings: Sequence[Rating]) -> None:
+    """Store a question's prior ratings through the tool that takes `movie` and `rating`."""
+    if not ratings:
+        return
+    memory = next((t for t in tools if {"movie", "rating"} <= set(t.args)), None)
+    if memory is None:
+        raise ValueError("the question has ratings but no tool takes a movie and a rating")
+    for rating in ratings:
+        memory.invoke(rating.model_dump())
