@@ -1,5 +1,7 @@
 """The semantic layer's exceptions: one root, each with a sentence that says what to do."""
 
+from typing import Any
+
 
 class SemanticLayerError(Exception):
     """Root of every error raised by the semantic layer."""
@@ -19,3 +21,23 @@ class QueryNotFoundError(SemanticLayerError):
 
 class GraphQueryError(SemanticLayerError):
     """The database rejected a query."""
+
+
+class InvalidInputError(SemanticLayerError):
+    """What the user typed cannot be looked up (empty, only punctuation, far too long)."""
+
+
+class EntityNotFoundError(SemanticLayerError):
+    """No movie or person in the graph matches what the user typed."""
+
+
+class AmbiguousEntityError(SemanticLayerError):
+    """Several movies or people match; the user has to choose one of `candidates`."""
+
+    def __init__(self, message: str, candidates: list[Any]) -> None:
+        super().__init__(message)
+        self.candidates = candidates
+
+
+class ToolDeclarationError(SemanticLayerError):
+    """A declared tool's `.cypher` file has a malformed header; the text names file and line."""

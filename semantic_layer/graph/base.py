@@ -30,6 +30,13 @@ class Graph(ABC):
     def write(self, name: str, params: Mapping[str, Any] | None = None) -> list[Row]:
         return self._run(self.queries.get(name), dict(params or {}), write=True)
 
+    def run_file_text(
+        self, text: str, params: Mapping[str, Any] | None = None, *, write: bool = False
+    ) -> list[Row]:
+        """Run the reviewed text of a query file that lives outside the library (declared tools
+        from another folder). Read transaction unless `write`; values only through `params`."""
+        return self._run(text, dict(params or {}), write=write)
+
     def ensure_schema(self) -> None:
         """Create the constraints and indexes in `cypher/schema/` (idempotent)."""
         for name in self.queries.names("schema"):

@@ -1,0 +1,2 @@
+MATCH (:Movie)-[s:SIMILAR]->(:Movie)
+DELETE s

@@ -1,0 +1,8 @@
+// Fuzzy name search; $query is built from words only (semantic_layer/resolve/fulltext.py).
+CALL db.index.fulltext.queryNodes('person_name', $query) YIELD node, score
+WITH node AS p, score
+RETURN p.name AS name, p.nameNorm AS nameNorm,
+       size([(p)-[:ACTED_IN]->(m:Movie) | m]) AS acted,
+       size([(p)-[:DIRECTED]->(m:Movie) | m]) AS directed, score
+ORDER BY score DESC, acted + directed DESC
+LIMIT $limit

@@ -1,0 +1,14 @@
+// Collaborative filtering by movie: its precomputed SIMILAR neighbours (support = viewers who
+// rated both >= 4), never the movie itself, minus what the session user rated; optional genre.
+OPTIONAL MATCH (u:User {userId: $userId})
+WITH u
+MATCH (m:Movie {movieId: $movieId})-[s:SIMILAR]->(o:Movie)
+WHERE o <> m
+  AND (u IS NULL OR NOT (u)-[:RATED]->(o))
+  AND ($genre IS NULL OR (o)-[:IN_GENRE]->(:Genre {name: $genre}))
+RETURN o.movieId AS movieId, o.title AS title, o.year AS year,
+       [(o)-[:IN_GENRE]->(g:Genre) | g.name] AS genres,
+       o.ratingAvg AS ratingAvg, o.ratingCount AS ratingCount,
+       s.support AS support, s.rank AS rank
+ORDER BY s.rank
+LIMIT $limit

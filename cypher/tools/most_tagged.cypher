@@ -1,0 +1,22 @@
+// ---
+// name: most_tagged
+// description: >
+//   Movies that viewers tagged with a word or phrase most often (case does not matter),
+//   e.g. "dark comedy", "twist ending", "pixar".
+// params:
+//   tag:
+//     type: string
+//     description: The tag to look for, e.g. "twist ending".
+//   limit:
+//     type: integer
+//     description: How many movies to list.
+//     default: 10
+//     min: 1
+//     max: 50
+// ---
+MATCH (:User)-[t:TAGGED]->(m:Movie)
+WHERE toLower(t.tag) = toLower($tag)
+WITH m, count(*) AS uses
+RETURN m.title AS title, m.year AS year, uses, round(m.ratingAvg * 100) / 100.0 AS ratingAvg
+ORDER BY uses DESC, m.ratingCount DESC, m.movieId
+LIMIT $limit

@@ -1,0 +1,3 @@
+MATCH (:User {userId: $userId})-[r:RATED]->(:Movie {movieId: $movieId})
+DELETE r
+RETURN count(*) AS removed

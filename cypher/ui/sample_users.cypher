@@ -1,0 +1,5 @@
+MATCH (u:User)
+WHERE u.userId <= $maxUserId
+RETURN u.userId AS userId
+ORDER BY u.userId
+LIMIT $limit

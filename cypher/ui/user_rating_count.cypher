@@ -1,0 +1,2 @@
+MATCH (:User {userId: $userId})-[r:RATED]->(:Movie)
+RETURN count(r) AS count

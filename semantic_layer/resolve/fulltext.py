@@ -1,0 +1,72 @@
+"""Full-text queries for misspellings, built only from words: user text is never query syntax.
+
+FalkorDB's index speaks RediSearch (fuzzy `%word%`, `|` for or); Neo4j's speaks Lucene
+(fuzzy `word~`, or by default). Words come from `normalize_title`/`normalize_name`, which keep
+letters and digits only, so no operator, quote or bracket can reach the index.
+"""
+
+from __future__ import annotations
+
+import re
+
+MAX_WORDS = 8
+# RediSearch drops these; a fuzzy `%the%` would match every title.
+STOPWORDS = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "but",
+        "by",
+        "for",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "no",
+        "not",
+        "of",
+        "on",
+        "or",
+        "such",
+        "that",
+        "the",
+        "their",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "to",
+        "was",
+        "will",
+        "with",
+    ]
+)
+_WORD = re.compile(r"^\w+$")
+
+
+def words(normalized: str) -> list[str]:
+    found = [w for w in normalized.split() if _WORD.match(w)]
+    kept = [w for w in found if w not in STOPWORDS] or found
+    return kept[:MAX_WORDS]
+
+
+def fulltext_query(normalized: str, backend: str, *, any_word: bool = False) -> str | None:
+    """The index query for these words (all of them, or any with `any_word`); None if no word."""
+    terms = words(normalized)
+    if not terms:
+        return None
+    if backend == "neo4j":
+        parts = [f"{w}~" if len(w) >= 4 and not w.isdigit() else w for w in terms]
+        joiner = " OR " if any_word else " AND "
+        return joiner.join(parts)
+    parts = [
+        f"%{w}%" if len(w) >= 4 and not w.isdigit() else w for w in terms
+    ]  # RediSearch: distance-1 fuzzy for words long enough to misspell
+    return ("|" if any_word else " ").join(parts)

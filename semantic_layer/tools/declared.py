@@ -1,0 +1,140 @@
+"""Tools declared by `.cypher` files: a header (see `header.py`) becomes a typed LangChain tool.
+
+At start-up every `*.cypher` file in the tool folders (`cypher/tools/`, plus any folder in
+`MOVIEAGENT_TOOLS_DIR`, separated by the path separator) becomes a `DeclaredTool` with a
+generated Pydantic input model, validated like the built-in tools. The query runs in a read
+transaction unless the header says `mode: write`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from semantic_layer.errors import ToolDeclarationError
+from semantic_layer.graph.queries import default_cypher_root
+from semantic_layer.resolve import resolve_movie, resolve_person
+from semantic_layer.tools.base import GraphTool
+from semantic_layer.tools.genre import Genre
+from semantic_layer.tools.header import ParamSpec, ToolSpec, parse_tool_file
+from semantic_layer.tools.result import ToolResult
+from semantic_layer.tools.trace import TracedGraph
+from semantic_layer.users import new_user_id
+
+MAX_ROWS = 50
+TOOLS_DIR_ENV = "MOVIEAGENT_TOOLS_DIR"
+_PLAIN: dict[str, type] = {"string": str, "integer": int, "number": float, "boolean": bool}
+_RESOLVED_HINT = {
+    "movie": " (a movie title; the best match is looked up, ambiguous titles ask back)",
+    "person": " (a person's name; misspellings are looked up)",
+}
+
+
+class DeclaredTool(GraphTool):
+    """A tool whose query and typed parameters come from a `.cypher` file."""
+
+    spec: ToolSpec = Field(exclude=True)
+
+    def execute(self, arguments: Any, graph: TracedGraph) -> ToolResult:
+        values: dict[str, Any] = {}
+        notes: list[str] = []
+        for param in self.spec.params:
+            value = getattr(arguments, param.name)
+            if value is not None and param.type == "movie":
+                movie = resolve_movie(graph, value)
+                value = movie.movie_id
+                notes.append(f"{param.name}: {movie.label}")
+            elif value is not None and param.type == "person":
+                person = resolve_person(graph, value)
+                value = person.name
+                notes.append(f"{param.name}: {person.name}")
+            elif isinstance(value, Genre):
+                value = value.value
+            values[param.name] = value
+        if "$userId" in self.spec.cypher:
+            if self.spec.mode == "write" and self.session.is_guest:
+                self.session.bind(new_user_id(graph))
+            values["userId"] = self.session.user_id
+        rows = graph.run_file_text(
+            f"tools/{self.spec.name}", self.spec.cypher, values, write=self.spec.mode == "write"
+        )
+        shown = rows[:MAX_ROWS]
+        more = f" (first {MAX_ROWS} shown)" if len(rows) > MAX_ROWS else ""
+        about = f" for {'; '.join(notes)}" if notes else ""
+        return ToolResult(
+            tool=self.name, kind="rows", message=f"{len(rows)} rows{about}{more}.", data=shown
+        )
+
+
+def input_model(spec: ToolSpec) -> type[BaseModel]:
+    """The Pydantic model for a declared tool's parameters (extra keys are refused)."""
+    fields: dict[str, Any] = {name: _field(p) for name, p in ((p.name, p) for p in spec.params)}
+    camel = "".join(part.title() for part in spec.name.split("_"))
+    return create_model(f"{camel}Input", __config__=ConfigDict(extra="forbid"), **fields)
+
+
+def _field(param: ParamSpec) -> tuple[Any, Any]:
+    annotation: Any
+    if param.enum is not None:
+        annotation = Literal[tuple(param.enum)]
+    elif param.type == "genre":
+        annotation = Genre
+    else:
+        annotation = _PLAIN.get(param.type, str)
+    description = param.description + _RESOLVED_HINT.get(param.type, "")
+    bounds: dict[str, Any] = {}
+    if param.min is not None:
+        bounds["ge"] = param.min
+    if param.max is not None:
+        bounds["le"] = param.max
+    if param.type in ("string", "movie", "person") and param.enum is None:
+        bounds["min_length"] = 1
+    if param.required:
+        return annotation, Field(description=description, **bounds)
+    if param.default is None:
+        annotation = annotation | None
+    return annotation, Field(default=param.default, description=description, **bounds)
+
+
+def tool_dirs(env: Mapping[str, str] | None = None) -> list[Path]:
+    """`cypher/tools/`, then the folders in `MOVIEAGENT_TOOLS_DIR`."""
+    env = os.environ if env is None else env
+    extra = [Path(p).expanduser() for p in env.get(TOOLS_DIR_ENV, "").split(os.pathsep) if p]
+    return [default_cypher_root() / "tools", *extra]
+
+
+def declared_specs(folders: Iterable[Path], reserved: Iterable[str] = ()) -> list[ToolSpec]:
+    """Every tool declared in `folders`, checked; a bad header or a duplicate name raises."""
+    seen: dict[str, Path] = {name: Path("(built-in)") for name in reserved}
+    specs: list[ToolSpec] = []
+    for folder in folders:
+        if not folder.is_dir():
+            if folder.exists():
+                raise ToolDeclarationError(f"{folder}: the tools folder is not a directory.")
+            continue
+        for path in sorted(folder.glob("*.cypher")):
+            spec = parse_tool_file(path)
+            if spec.name in seen:
+                raise ToolDeclarationError(
+                    f"{path}:1: a tool named {spec.name!r} already exists ({seen[spec.name]}); "
+                    "pick another name."
+                )
+            seen[spec.name] = path
+            specs.append(spec)
+    return specs
+
+
+def declared_tool(spec: ToolSpec, graph: Any, session: Any) -> DeclaredTool:
+    return DeclaredTool(
+        name=spec.name,
+        description=spec.description,
+        args_schema=input_model(spec),
+        graph=graph,
+        session=session,
+        spec=spec,
+        metadata={"path": str(spec.path), "mode": spec.mode},
+    )

@@ -1,0 +1,98 @@
+"""Information: the facts the graph holds about one movie or one person."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from semantic_layer.resolve import resolve_movie, resolve_person
+from semantic_layer.tools.base import GraphTool
+from semantic_layer.tools.result import ToolResult
+from semantic_layer.tools.trace import TracedGraph
+
+CAST = 8  # main cast shown, by billing order
+TAGS = 5
+FILMS = 40  # per role; the total count is always given
+
+
+class InformationInput(BaseModel):
+    entity: str = Field(
+        description="The movie title or the person's name exactly as the user wrote it, "
+        "e.g. 'Heat', 'The Matrix (1999)' or 'Michael Mann'."
+    )
+    entity_type: Literal["movie", "person"] = Field(
+        default="movie",
+        description="'movie' for a film, 'person' for an actor or director.",
+    )
+
+
+class Information(GraphTool):
+    name: str = "information"
+    description: str = (
+        "Facts from the graph. For a movie: year, genres, directors, main cast, IMDb rating, "
+        "MovieLens average rating and number of ratings, most frequent tags, and the user's "
+        "own rating. For a person: their films as actor and as director."
+    )
+    args_schema: type[BaseModel] = InformationInput
+
+    def execute(self, arguments: Any, graph: TracedGraph) -> ToolResult:
+        args: InformationInput = arguments
+        if args.entity_type == "person":
+            return self._person(graph, args.entity)
+        return self._movie(graph, args.entity)
+
+    def _movie(self, graph: TracedGraph, text: str) -> ToolResult:
+        movie = resolve_movie(graph, text)
+        params = {"movieId": movie.movie_id, "userId": self.session.user_id}
+        row = graph.read("info/movie", params)[0]
+        tags = graph.read("info/movie_tags", {"movieId": movie.movie_id, "limit": TAGS})
+        cast = sorted(row["cast"], key=lambda c: (c["order"] is None, c["order"], c["name"]))
+        avg = row["ratingAvg"]
+        data = {
+            "movieId": row["movieId"],
+            "title": row["title"],
+            "year": row["year"],
+            "released": row["released"],
+            "genres": sorted(row["genres"]),
+            "directors": sorted(row["directors"]),
+            "cast": [c["name"] for c in cast[:CAST]],
+            "imdbRating": row["imdbRating"],
+            "ratingAvg": round(avg, 2) if avg is not None else None,
+            "ratingCount": row["ratingCount"],
+            "tags": [t["tag"] for t in tags],
+            "yourRating": row["yourRating"],
+            "imdbId": row["imdbId"],
+            "tmdbId": row["tmdbId"],
+        }
+        note = f" (taking {text!r} to mean {movie.label})" if movie.how == "fuzzy" else ""
+        if not data["directors"] and not data["cast"]:
+            note += "; the graph has no cast or director for it"
+        return ToolResult(tool=self.name, kind="movie", message=f"{movie.label}{note}.", data=data)
+
+    def _person(self, graph: TracedGraph, text: str) -> ToolResult:
+        person = resolve_person(graph, text)
+        row = graph.read("info/person", {"name": person.name})[0]
+        acted = sorted(row["acted"], key=_by_year)
+        directed = sorted(row["directed"], key=_by_year)
+        data = {
+            "name": row["name"],
+            "actedIn": [_film(f) for f in acted[:FILMS]],
+            "actedInCount": len(acted),
+            "directed": [_film(f) for f in directed[:FILMS]],
+            "directedCount": len(directed),
+        }
+        note = f" (taking {text!r} to mean {person.name})" if person.how == "fuzzy" else ""
+        message = (
+            f"{person.name}{note}: acted in {len(acted)} and directed {len(directed)} "
+            "movies in the graph."
+        )
+        return ToolResult(tool=self.name, kind="person", message=message, data=data)
+
+
+def _by_year(film: dict[str, Any]) -> tuple[int, str]:
+    return (film["year"] or 0, film["title"])
+
+
+def _film(film: dict[str, Any]) -> dict[str, Any]:
+    return {"movieId": film["movieId"], "title": film["title"], "year": film["year"]}

@@ -1,0 +1,151 @@
+"""Recommender: collaborative filtering by movie, by genre, both, or from the user's own ratings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from semantic_layer.resolve import MovieRef, resolve_movie
+from semantic_layer.tools.base import GraphTool
+from semantic_layer.tools.genre import Genre
+from semantic_layer.tools.result import ToolResult
+from semantic_layer.tools.trace import TracedGraph
+
+LIMIT = 10
+FEW = 3  # fewer genre matches than this among a movie's neighbours is said out loud
+SEEDS = 200  # at most this many of the user's liked movies feed personal recommendations
+MIN_RATINGS = 10  # by genre: movies with fewer ratings are not ranked ...
+PRIOR_MEAN = 3.5  # ... and each mean is damped towards the MovieLens-wide mean ...
+PRIOR_WEIGHT = 10  # ... as if it had this many extra ratings at that mean
+
+
+class RecommenderInput(BaseModel):
+    movie: str | None = Field(
+        default=None,
+        description="A movie the user liked, to find movies liked by the same viewers, "
+        "e.g. 'Heat' or 'The Matrix (1999)'. Leave out for recommendations from the user's "
+        "own ratings.",
+    )
+    genre: Genre | None = Field(
+        default=None,
+        description="Only recommend movies of this genre, e.g. 'Comedy'.",
+    )
+
+
+class Recommender(GraphTool):
+    name: str = "recommender"
+    description: str = (
+        "Recommend movies. With `movie`: movies that viewers who rated it 4+ stars also rated "
+        "4+ (collaborative filtering). With `genre` alone: the best-rated movies of the genre "
+        f"(mean rating damped towards {PRIOR_MEAN} as if by {PRIOR_WEIGHT} extra ratings, at "
+        f"least {MIN_RATINGS} ratings). With both: the movie's neighbours in that genre. With "
+        "neither: recommendations from the user's own 4+ ratings. Never returns a movie the "
+        "user already rated; each result says why it was chosen."
+    )
+    args_schema: type[BaseModel] = RecommenderInput
+
+    def execute(self, arguments: Any, graph: TracedGraph) -> ToolResult:
+        args: RecommenderInput = arguments
+        genre = args.genre.value if args.genre else None
+        if args.movie is not None:
+            return self._by_movie(graph, resolve_movie(graph, args.movie), genre)
+        if genre is not None:
+            return self._by_genre(graph, genre)
+        return self._for_user(graph)
+
+    def _by_movie(self, graph: TracedGraph, movie: MovieRef, genre: str | None) -> ToolResult:
+        rows = graph.read(
+            "recommend/by_movie",
+            {"movieId": movie.movie_id, "userId": self.session.user_id, "genre": genre,
+             "limit": LIMIT},
+        )  # fmt: skip
+        recs = [
+            _card(r, f"{r['support']} viewers who liked {movie.label} also liked it") for r in rows
+        ]
+        basis: dict[str, Any] = {"movie": movie.label, "movieId": movie.movie_id}
+        if movie.how == "fuzzy":
+            basis["note"] = f"took the title to mean {movie.label}"
+        if genre:
+            basis["genre"] = genre
+        if not recs:
+            where = f" in {genre}" if genre else ""
+            message = (
+                f"No recommendations{where} from {movie.label}: too few viewers rated it 4+ "
+                "together with other movies (or the user has rated them all)."
+            )
+        elif genre and len(recs) < FEW:
+            message = (
+                f"Only {len(recs)} of the movies most liked alongside {movie.label} are "
+                f"{genre}; try the genre alone for more."
+            )
+        else:
+            message = f"{len(recs)} movies liked by viewers who liked {movie.label}."
+        return _result(self.name, message, basis, recs)
+
+    def _by_genre(self, graph: TracedGraph, genre: str) -> ToolResult:
+        rows = graph.read(
+            "recommend/by_genre",
+            {"genre": genre, "userId": self.session.user_id, "minRatings": MIN_RATINGS,
+             "priorMean": PRIOR_MEAN, "priorWeight": PRIOR_WEIGHT, "limit": LIMIT},
+        )  # fmt: skip
+        recs = [
+            _card(r, f"rated {r['ratingAvg']:.1f}/5 on average by {r['ratingCount']} viewers")
+            for r in rows
+        ]
+        message = (
+            f"The {len(recs)} best-rated {genre} movies the user has not rated."
+            if recs
+            else f"No {genre} movie has {MIN_RATINGS}+ ratings that the user has not rated."
+        )
+        return _result(self.name, message, {"genre": genre}, recs)
+
+    def _for_user(self, graph: TracedGraph) -> ToolResult:
+        rows = graph.read(
+            "recommend/for_user",
+            {"userId": self.session.user_id, "genre": None, "seeds": SEEDS, "limit": LIMIT},
+        )
+        recs = [
+            _card(
+                r,
+                f"liked by viewers who also liked {_titles(r['because'], r['seeds'])}, "
+                "which the user rated 4+",
+            )
+            for r in rows
+        ]
+        message = (
+            f"{len(recs)} movies picked from the user's own 4+ ratings."
+            if recs
+            else "The user has not rated any movie 4+ yet: ask for a movie they liked or a "
+            "genre, or have them rate a movie first."
+        )
+        return _result(self.name, message, {"user": "own ratings"}, recs)
+
+
+def _card(row: dict[str, Any], reason: str) -> dict[str, Any]:
+    avg = row.get("ratingAvg")
+    return {
+        "movieId": row["movieId"],
+        "title": row["title"],
+        "year": row["year"],
+        "genres": sorted(row.get("genres") or []),
+        "ratingAvg": round(avg, 2) if avg is not None else None,
+        "ratingCount": row.get("ratingCount"),
+        "why": reason,
+    }
+
+
+def _titles(titles: list[str], total: int) -> str:
+    shown = ", ".join(titles)
+    return f"{shown} and {total - len(titles)} more" if total > len(titles) else shown
+
+
+def _result(
+    tool: str, message: str, basis: dict[str, Any], recs: list[dict[str, Any]]
+) -> ToolResult:
+    return ToolResult(
+        tool=tool,
+        kind="recommendations",
+        message=message,
+        data={"basis": basis, "recommendations": recs},
+    )

@@ -1,0 +1,42 @@
+"""Smalltalk: greetings and chit-chat, steered back to movies. Touches no database."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from semantic_layer.tools.base import GraphTool
+from semantic_layer.tools.result import ToolResult
+from semantic_layer.tools.trace import TracedGraph
+
+REPLY = (
+    "I'm a movie assistant over the MovieLens graph. I can recommend movies (like one you "
+    "enjoyed, or in a genre), tell you who directed or starred in a film, list a person's "
+    "films, and remember your ratings to personalise suggestions."
+)
+EXAMPLES = [
+    "Recommend something like Heat",
+    "Who directed Casino?",
+    "What has Tom Hanks acted in?",
+    "I loved The Matrix, remember that",
+]
+
+
+class SmalltalkInput(BaseModel):
+    query: str | None = Field(
+        default=None,
+        description="The user's greeting or chit-chat, e.g. 'hi' or 'thanks!'.",
+    )
+
+
+class Smalltalk(GraphTool):
+    name: str = "smalltalk"
+    description: str = (
+        "For greetings, thanks and chit-chat that is not about a particular movie or person: "
+        "says what this assistant can do, to steer back to movies."
+    )
+    args_schema: type[BaseModel] = SmalltalkInput
+
+    def execute(self, arguments: Any, graph: TracedGraph) -> ToolResult:
+        return ToolResult(tool=self.name, kind="text", message=REPLY, data={"examples": EXAMPLES})

@@ -1,0 +1,63 @@
+"""A graph wrapper that records every query a tool runs, for the `ToolResult` trace."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from semantic_layer.graph import Graph, Row
+from semantic_layer.tools.result import QueryTrace
+
+
+class TracedGraph:
+    """Runs named queries on `graph` (reads in a read transaction) and keeps a `QueryTrace` each."""
+
+    def __init__(self, graph: Graph) -> None:
+        self.graph = graph
+        self.queries: list[QueryTrace] = []
+
+    @property
+    def backend(self) -> str:
+        return self.graph.backend
+
+    def read(self, name: str, params: Mapping[str, Any] | None = None) -> list[Row]:
+        values = dict(params or {})
+        return self._timed(name, self.graph.queries.get(name), values, False, self.graph.read)
+
+    def write(self, name: str, params: Mapping[str, Any] | None = None) -> list[Row]:
+        values = dict(params or {})
+        return self._timed(name, self.graph.queries.get(name), values, True, self.graph.write)
+
+    def run_file_text(
+        self, name: str, text: str, params: Mapping[str, Any] | None = None, *, write: bool
+    ) -> list[Row]:
+        """A declared tool's query, read-only unless its header says `mode: write`."""
+
+        def run(_: str, values: Mapping[str, Any]) -> list[Row]:
+            return self.graph.run_file_text(text, values, write=write)
+
+        return self._timed(name, text, dict(params or {}), write, run)
+
+    def _timed(
+        self,
+        name: str,
+        text: str,
+        params: dict[str, Any],
+        write: bool,
+        run: Callable[[str, Mapping[str, Any]], list[Row]],
+    ) -> list[Row]:
+        start = time.perf_counter()
+        rows = run(name, params)
+        ms = (time.perf_counter() - start) * 1000
+        self.queries.append(
+            QueryTrace(
+                name=name,
+                cypher=text,
+                params=params,
+                rows=len(rows),
+                ms=round(ms, 3),
+                mode="write" if write else "read",
+            )
+        )
+        return rows
