@@ -98,7 +98,7 @@ class RecordedTool(BaseTool):
     Observation text our agent would read, and records each call."""
 
     inner: BaseTool
-    uses: list[ToolUse] = Field(default_factory=list)
+    uses: Any  # list[ToolUse] shared by all tools of a run (Any: pydantic would copy a list)
 
     @classmethod
     def of(cls, tool: BaseTool, uses: list[ToolUse]) -> RecordedTool:
@@ -181,10 +181,15 @@ class BaselineSubject:
             answer = str(output.get("output", ""))
             if answer == ITERATION_LIMIT:
                 ending = "step_limit"
-        except OutputParserException as e:
-            ending, error, parse_failures = "parse_error", str(e)[:300], 1
         except Exception as e:  # the plain agent crashing is what we measure
-            ending, error = "error", f"{type(e).__name__}: {str(e)[:300]}"
+            error = f"{type(e).__name__}: {str(e)[:300]}"
+            # AgentExecutor re-raises the parser's OutputParserException as a ValueError
+            if isinstance(e, OutputParserException) or isinstance(
+                e.__cause__, OutputParserException
+            ):
+                ending, parse_failures = "parse_error", 1
+            else:
+                ending = "error"
         return Outcome(
             id=question.id,
             category=question.category,

@@ -1,0 +1,157 @@
+"""The harness's figures on a tiny scripted run: exact numbers, and an independent recount."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from agent.evaluation.metrics import evaluate, percentile
+from agent.evaluation.normalize import contains_fact, same_value
+from agent.evaluation.outcome import Outcome
+from agent.evaluation.questions import Question, Rating
+from agent.evaluation.report import build_report, write_report
+from agent.evaluation.runner import EVAL_USER_BASE, AgentSubject, run_set, store_ratings
+from semantic_layer.session import Session
+from tests.agent.fakes import ScriptedLLM, ScriptedTool, call, final, information, recommender
+
+# q1 right tool and args (year and case differ), facts found; q2 right; q3 wrong tool;
+# q4 one unusable reply (a null action) first, then right tool and args, one of two facts; q5 no tool (right).
+SCRIPT = [
+    call("information", entity="heat (1995)"),
+    final("Heat was directed by Michael Mann."),
+    call("recommender", movie="Matrix, The"),
+    final("Try Dark City."),
+    call("information", entity="Comedy"),
+    final("Comedy is a genre."),
+    '{"thought": "Which tool?", "action": null, "action_input": {}}',
+    call("information", entity="CASINO"),
+    final("Casino is by Martin Scorsese."),
+    final("Hello! Ask me about movies."),
+]
+
+
+def _run(questions: list[Question]) -> tuple[list[Outcome], ScriptedLLM, list[Session]]:
+    llm = ScriptedLLM(*SCRIPT)
+    sessions: list[Session] = []
+
+    def tools_for(session: Session) -> list[Any]:
+        sessions.append(session)
+        return [recommender(), information()]
+
+    return run_set(AgentSubject(llm), questions, tools_for), llm, sessions
+
+
+def test_exact_figures_on_a_scripted_run(tiny_set: list[Question]) -> None:
+    outcomes, llm, sessions = _run(tiny_set)
+    assert not llm.replies  # every scripted reply was used, in order
+    assert [s.user_id for s in sessions] == [EVAL_USER_BASE + i for i in range(5)]
+    result = evaluate(tiny_set, outcomes)
+    overall = result["overall"]
+    assert overall.questions == 5
+    assert overall.tool_accuracy == pytest.approx(4 / 5)
+    assert overall.argument_accuracy == pytest.approx(3 / 4)
+    assert overall.argument_questions == 4
+    assert overall.facts_rate == pytest.approx(1 / 2)
+    assert overall.fact_level_rate == pytest.approx(2 / 3)
+    assert overall.parse_failures == 1
+    assert overall.questions_with_parse_failure == 1
+    assert overall.errors == 0
+    assert overall.llm_calls_per_question == pytest.approx(10 / 5)
+    assert overall.prompt_tokens_per_question == pytest.approx(100 * 10 / 5)
+    info, recommend, offtopic = (result["categories"][c] for c in ("info", "recommend", "offtopic"))
+    assert (info.tool_accuracy, info.argument_accuracy, info.facts_rate) == (1.0, 1.0, 0.5)
+    assert (recommend.tool_accuracy, recommend.argument_accuracy) == (0.5, 0.5)
+    assert recommend.facts_rate is None
+    assert (offtopic.tool_accuracy, offtopic.argument_accuracy) == (1.0, None)
+    assert [o.llm_calls for o in outcomes] == [2, 2, 2, 3, 1]
+
+
+def test_report_figures_equal_an_independent_count(
+    tiny_set: list[Question], tiny_set_path: Path, tmp_path: Path
+) -> None:
+    outcomes, _, _ = _run(tiny_set)
+    written = write_report(build_report(tiny_set, {"agent": outcomes}), tmp_path / "out")
+    report = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))
+    assert (tmp_path / "out" / "report.md").read_text(encoding="utf-8").count("80.0%") == 1
+    assert len(written) >= 2
+
+    # recount from the raw set file and the raw outcomes, without the harness's code
+    expected = {
+        q["id"]: q["expect"] for q in yaml.safe_load(tiny_set_path.read_text())["questions"]
+    }
+    runs = report["subjects"]["agent"]["outcomes"]
+    tool_hits = arg_hits = arg_total = 0
+    for run in runs:
+        want = expected[run["id"]]
+        accepted = want["tool"] if isinstance(want["tool"], list) else [want["tool"]]
+        first = run["tools"][0]["tool"] if run["tools"] else None
+        tool_hits += first in accepted
+        if want.get("args"):
+            arg_total += 1
+            calls = [t for t in run["tools"] if t["tool"] in accepted]
+            arg_hits += bool(calls) and all(
+                _plain(calls[0]["input"].get(k)) == _plain(v) for k, v in want["args"].items()
+            )
+    overall = report["subjects"]["agent"]["overall"]
+    assert overall["tool_accuracy"] == tool_hits / len(runs)
+    assert overall["argument_accuracy"] == arg_hits / arg_total
+    assert overall["llm_calls_per_question"] == sum(r["llm_calls"] for r in runs) / len(runs)
+    assert overall["parse_failures"] == sum(r["parse_failures"] for r in runs)
+    latencies = sorted(r["ms"] for r in runs)
+    assert overall["latency_p50_ms"] == latencies[2]  # five values: the middle one
+
+
+def _plain(value: Any) -> str:
+    text = str(value).lower().replace(" (1995)", "")
+    return "matrix" if text in {"the matrix", "matrix, the"} else text
+
+
+def test_percentile_interpolates_between_ranks() -> None:
+    assert percentile([4.0, 1.0, 3.0, 2.0], 50) == 2.5
+    assert percentile([1.0, 2.0, 3.0, 4.0], 95) == pytest.approx(3.85)
+    assert percentile([7.0], 95) == 7.0
+    assert percentile([], 50) is None
+
+
+@pytest.mark.parametrize(
+    ("expected", "actual", "same"),
+    [
+        ("The Matrix", "matrix, the (1999)", True),
+        ("Amelie", "Amélie", True),
+        (5, "5", True),
+        (5, 4.0, False),
+        (None, None, True),
+        (None, "Heat", False),
+        ("Heat", None, False),
+        ("Heat", "Heat 2", False),
+    ],
+)
+def test_argument_normalization(expected: Any, actual: Any, same: bool) -> None:
+    assert same_value(expected, actual) is same
+
+
+def test_fact_matching() -> None:
+    assert contains_fact("Dirigida por Pedro Almodovar.", "Pedro Almodóvar")
+    assert contains_fact("1995年的电影", "1995")
+    assert not contains_fact("released 19956", "1995")
+    assert not contains_fact("Heather", "Heat")
+
+
+def test_ratings_go_through_the_memory_tool() -> None:
+    memory = ScriptedTool(name="memory", description="Stores a rating.", args_schema=_RatingInput)
+    store_ratings([recommender(), memory], [Rating(movie="Heat", rating=5)])
+    assert memory.calls == [{"movie": "Heat", "rating": 5}]
+    with pytest.raises(ValueError, match="no tool takes a movie and a rating"):
+        store_ratings([recommender()], [Rating(movie="Heat", rating=5)])
+
+
+from pydantic import BaseModel  # noqa: E402
+
+
+class _RatingInput(BaseModel):
+    movie: str
+    rating: int
