@@ -1,10 +1,9 @@
-"""text-generation-inference: `POST /generate_stream` with the prompt rendered in Mixtral's
-chat template and the step schema as TGI's `grammar` parameter (`{"type": "json", "value": ...}`).
+"""text-generation-inference through `huggingface_hub`'s `InferenceClient`: `text_generation`
+with `stream=True, details=True`, the prompt rendered in Mixtral's chat template and the step
+schema as TGI's `grammar` parameter (`{"type": "json", "value": ...}`).
 
-This speaks TGI's documented HTTP API with httpx rather than through `huggingface_hub`'s
-`InferenceClient`: from huggingface_hub 1.0 on, that client sends every request through the hub
-session, which refuses all of them — even to a TGI on localhost — when `HF_HUB_OFFLINE=1`, the
-usual setting on air-gapped GPU hosts (and in our tests). The wire format is the same.
+The client sends every request through the hub's HTTP session, which refuses all of them — even
+to a TGI on localhost — while `HF_HUB_OFFLINE` is set; that gets a sentence saying to unset it.
 
 If the server turns the grammar down (started with `--disable-grammar-support`), the backend
 logs it and continues without; the parser then does the work.
@@ -17,12 +16,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import httpx
+from huggingface_hub import InferenceClient, TextGenerationStreamOutput, constants
+from huggingface_hub import TextGenerationInputGrammarType as Grammar
+from huggingface_hub.errors import HTTPError as HubHTTPError  # the hub's HTTP library's base
+from huggingface_hub.errors import OfflineModeIsEnabled, ValidationError
 
 from agent.errors import LLMUnavailableError
 from agent.llm.base import LLM, LLMChunk, LLMHealth, LLMRequest, LLMTransientError, TokenUsage
 from agent.llm.chat_template import render_mixtral
 from agent.llm.http_errors import from_status, is_connection_failure
-from agent.llm.sse import error_body, events
 
 log = logging.getLogger(__name__)
 
@@ -32,10 +34,11 @@ START_HINT = (
     "--model-id mistralai/Mixtral-8x7B-Instruct-v0.1`, "
     "or set MOVIEAGENT_LLM=llamacpp to use the built-in CPU model"
 )
-
-
-class GrammarRejected(Exception):
-    """The server refused the `grammar` parameter."""
+OFFLINE_HINT = (
+    "HF_HUB_OFFLINE is set, and the TGI client goes through huggingface_hub, which then refuses "
+    "every request, even to a local server: unset HF_HUB_OFFLINE for the app process "
+    "(HF_HUB_DISABLE_TELEMETRY=1 keeps it from contacting the Hub)"
+)
 
 
 class TGILLM(LLM):
@@ -44,79 +47,84 @@ class TGILLM(LLM):
         url: str,
         *,
         token: str | None = None,
-        timeout_s: float = 60.0,
-        http: httpx.Client | None = None,
+        timeout_s: float = 60.0,  # each request brings its own (`LLMRequest.timeout_s`)
     ) -> None:
         self.url = url.rstrip("/")
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
-        self._http = http or httpx.Client(timeout=timeout_s, headers=headers)
+        self._token = token
         self._grammar_ok = True
 
     def describe(self) -> str:
         return f"TGI at {self.url}"
 
     def stream(self, request: LLMRequest) -> Iterator[LLMChunk]:
+        if constants.is_offline_mode():
+            raise LLMUnavailableError(f"Cannot reach {self.describe()}: {OFFLINE_HINT}.")
         grammar = request.json_schema if self._grammar_ok else None
         try:
             try:
                 yield from self._generate(request, grammar)
-            except GrammarRejected as e:
+            except ValidationError as e:
+                if grammar is None or "grammar" not in str(e):
+                    raise
                 log.warning("%s does not accept a grammar (%s); continuing without", self.url, e)
                 self._grammar_ok = False
                 yield from self._generate(request, None)
-        except httpx.HTTPError as e:
-            if is_connection_failure(e):
-                raise LLMUnavailableError(f"Nothing answers at {self.url}: {START_HINT}.") from e
-            raise LLMTransientError(f"{self.describe()}: {e!r}") from e
+        except OfflineModeIsEnabled as e:
+            raise LLMUnavailableError(f"Cannot reach {self.describe()}: {OFFLINE_HINT}.") from e
+        except (HubHTTPError, OSError) as e:  # HTTP statuses, TGI's errors, transport failures
+            raise self._error(e) from e
 
     def health(self) -> LLMHealth:
+        """`GET /info` with plain httpx: the client has no call for it."""
         try:
-            response = self._http.get(f"{self.url}/info", timeout=5.0)
+            response = httpx.get(f"{self.url}/info", timeout=5.0)
             info = response.json() if response.status_code == 200 else {}
         except (httpx.HTTPError, ValueError) as e:
             detail = f"nothing answers at {self.url}: {START_HINT}. ({e})"
             return LLMHealth(reachable=False, detail=detail)
+        if constants.is_offline_mode():
+            return LLMHealth(reachable=False, detail=f"{OFFLINE_HINT}.")
         return LLMHealth(
             reachable=True, model=str(info.get("model_id", "")), detail=self.describe()
         )
 
     def _generate(self, request: LLMRequest, grammar: dict[str, Any] | None) -> Iterator[LLMChunk]:
-        parameters: dict[str, Any] = {
-            "max_new_tokens": request.max_new_tokens,
-            "details": True,
-            "do_sample": False,
-            "return_full_text": False,
-        }
-        if request.stop:
-            parameters["stop"] = request.stop
-        if grammar is not None:
-            parameters["grammar"] = {"type": "json", "value": grammar}
-        payload = {"inputs": render_mixtral(request.messages), "parameters": parameters}
-        url = f"{self.url}/generate_stream"
-        with self._http.stream("POST", url, json=payload, timeout=request.timeout_s) as response:
-            if response.status_code >= 400:
-                message, _ = error_body(response)
-                if grammar is not None and response.status_code == 422 and "grammar" in message:
-                    raise GrammarRejected(message)
-                raise from_status(response.status_code, self.describe(), message)
-            yield from self._chunks(events(response))
+        # A client per call (microseconds): it keeps each streamed response open until it is
+        # closed, so leaving the `with`, also when the caller stops early, releases the response.
+        timeout = request.timeout_s
+        with InferenceClient(model=self.url, token=self._token, timeout=timeout) as client:
+            for event in client.text_generation(
+                render_mixtral(request.messages),
+                stream=True,
+                details=True,
+                max_new_tokens=request.max_new_tokens,
+                stop=request.stop or None,
+                grammar=None if grammar is None else Grammar(type="json", value=grammar),
+                do_sample=False,
+                return_full_text=False,
+            ):
+                if chunk := _chunk(event):
+                    yield chunk
 
-    def _chunks(self, stream: Iterator[dict[str, Any]]) -> Iterator[LLMChunk]:
-        for event in stream:
-            if event.get("error"):  # TGI reports failures mid-stream as an event
-                raise LLMTransientError(f"{self.describe()}: {event['error']}")
-            token = event.get("token") or {}
-            text = "" if token.get("special") else str(token.get("text", ""))
-            details = event.get("details")
-            if not details:
-                if text:
-                    yield LLMChunk(text=text)
-                continue
-            prompt_tokens = int(details.get("input_length") or 0)
-            usage = TokenUsage(
-                prompt_tokens=prompt_tokens,
-                completion_tokens=int(details.get("generated_tokens") or 0),
-                estimated=not prompt_tokens,
-            )
-            finish = str(details.get("finish_reason") or "stop")
-            yield LLMChunk(text=text, finish_reason=finish, usage=usage)
+    def _error(self, error: BaseException) -> Exception:
+        if is_connection_failure(error):
+            return LLMUnavailableError(f"Nothing answers at {self.url}: {START_HINT}.")
+        response = getattr(error.__cause__ or error, "response", None)
+        status = getattr(response, "status_code", None)
+        if isinstance(status, int):  # TGI's `{"error": ...}` is the exception's message
+            return from_status(status, self.describe(), str(error))
+        return LLMTransientError(f"{self.describe()}: {error!r}")  # timeouts, dropped streams
+
+
+def _chunk(event: TextGenerationStreamOutput) -> LLMChunk | None:
+    """A token as a chunk; the last one (with `details`) also carries the finish and the counts."""
+    text = "" if event.token.special else event.token.text
+    details = event.details
+    if details is None:
+        return LLMChunk(text=text) if text else None
+    usage = TokenUsage(
+        prompt_tokens=details.input_length or 0,
+        completion_tokens=details.generated_tokens or 0,
+        estimated=not details.input_length,
+    )
+    return LLMChunk(text=text, finish_reason=details.finish_reason or "stop", usage=usage)

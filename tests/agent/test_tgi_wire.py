@@ -12,6 +12,8 @@ from agent.settings import LLMSettings
 from tests.agent.fakes import ScriptedTool, call, final
 from tests.agent.tgi_server import MODEL_ID, TGIServer
 
+pytestmark = pytest.mark.usefixtures("hub_online")
+
 
 def tgi_agent(server: TGIServer, tools: list[ScriptedTool]) -> Agent:
     llm = build_llm(LLMSettings.from_env({}, spec=f"tgi+{server.url}"))
@@ -25,8 +27,9 @@ def test_tool_question_costs_two_calls_with_grammar(
     tgi_server.enqueue(call("information", entity="Heat"), final("Michael Mann directed Heat."))
     result = tgi_agent(tgi_server, tools).ask("Who directed Heat?")
     assert result.answer == "Michael Mann directed Heat."
-    posted = tgi_server.posted("/generate_stream")
+    posted = tgi_server.posted("/")
     assert len(posted) == len(result.llm_calls) == 2
+    assert posted[0]["stream"] is True
     parameters = posted[0]["parameters"]
     grammar = parameters["grammar"]
     assert grammar["type"] == "json"
@@ -59,7 +62,7 @@ def test_server_errors_are_retried(
     result = tgi_agent(tgi_server, tools).ask("hi")
     assert result.answer == "Fine after all."
     assert result.llm_calls[0].attempts == 2
-    assert len(tgi_server.posted("/generate_stream")) == 2
+    assert len(tgi_server.posted("/")) == 2
 
 
 def test_grammar_refused_by_the_server_falls_back_to_parsing(
@@ -70,7 +73,7 @@ def test_grammar_refused_by_the_server_falls_back_to_parsing(
     agent = tgi_agent(tgi_server, tools)
     assert agent.ask("Who directed Heat?").answer == "Michael Mann."
     assert agent.ask("Like Heat?").answer == "Ronin."
-    first, second, third = tgi_server.posted("/generate_stream")
+    first, second, third = tgi_server.posted("/")
     assert "grammar" in first["parameters"]
     assert "grammar" not in second["parameters"] and "grammar" not in third["parameters"]
 
@@ -82,7 +85,7 @@ def test_other_validation_errors_are_reported_not_retried(
     result = tgi_agent(tgi_server, tools).ask("Who directed Heat?")
     assert result.stop_reason == "error" and "HTTP 422" in (result.error or "")
     assert "4096 tokens" in result.answer
-    assert len(tgi_server.posted("/generate_stream")) == 1
+    assert len(tgi_server.posted("/")) == 1
 
 
 def test_connection_refused_says_what_to_start(closed_port_url: str) -> None:
@@ -93,6 +96,20 @@ def test_connection_refused_says_what_to_start(closed_port_url: str) -> None:
     assert closed_port_url in str(caught.value)
     assert "MOVIEAGENT_LLM=llamacpp" in str(caught.value)
     assert not llm.health().reachable
+
+
+def test_offline_mode_says_to_unset_it(
+    tgi_server: TGIServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from huggingface_hub import constants
+
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
+    llm = TGILLM(tgi_server.url)
+    request = LLMRequest(messages=[ChatMessage(role="user", content="hi")])
+    with pytest.raises(LLMUnavailableError, match="unset HF_HUB_OFFLINE for the app process"):
+        list(llm.stream(request))
+    assert "unset HF_HUB_OFFLINE" in llm.health().detail and not llm.health().reachable
+    assert tgi_server.posted("/") == []
 
 
 def test_health_reads_info(tgi_server: TGIServer) -> None:

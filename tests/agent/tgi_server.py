@@ -1,6 +1,8 @@
 """A scripted server that speaks TGI's documented HTTP API, on a free loopback port.
 
-`/generate`, `/generate_stream` (server-sent events), `/info`, `/health` and the Messages API
+`/` (TGI's compat route, where `huggingface_hub`'s `InferenceClient` posts when given the base
+URL: `/generate_stream` when the body says `"stream": true`, else `/generate`), `/generate`,
+`/generate_stream` (server-sent events), `/info`, `/health` and the Messages API
 `/v1/chat/completions` (+ `/v1/models`). Replies come from a queue: a string is generated text;
 an `int` (or `(status, message)`) is an HTTP error answered with TGI's error body. Every request is recorded.
 """
@@ -84,12 +86,15 @@ def _handler(server: TGIServer) -> type[BaseHTTPRequestHandler]:
                 self._send(status, {"error": message, "error_type": kind})
                 return
             prompt_tokens = len(tokens(str(body.get("inputs", body.get("messages", "")))))
-            if self.path == "/generate":
+            path = self.path
+            if path == "/":
+                path = "/generate_stream" if body.get("stream") else "/generate"
+            if path == "/generate":
                 details = {"finish_reason": "eos_token", "generated_tokens": len(tokens(reply))}
                 self._send(200, {"generated_text": reply, "details": details})
-            elif self.path == "/generate_stream":
+            elif path == "/generate_stream":
                 self._stream_tgi(reply, prompt_tokens)
-            elif self.path == "/v1/chat/completions":
+            elif path == "/v1/chat/completions":
                 self._stream_openai(reply, prompt_tokens)
             else:
                 self._send(404, {"error": "not found", "error_type": "not_found"})
