@@ -8,6 +8,7 @@ from agent.cli import register as register_agent
 from agent.evaluation.cli import register as register_eval
 from data_import.cli import register as register_import
 from semantic_layer.cli import register as register_semantic_layer
+from ui.cli import register as register_ui
 
 app = typer.Typer(
     name="movieagent",
@@ -21,6 +22,7 @@ register_import(app)
 register_semantic_layer(app)
 register_agent(app)
 register_eval(app)
+register_ui(app)
 
 if __name__ == "__main__":
     app()

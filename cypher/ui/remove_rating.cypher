@@ -1,3 +1,0 @@
-MATCH (:User {userId: $userId})-[r:RATED]->(:Movie {movieId: $movieId})
-DELETE r
-RETURN count(*) AS removed

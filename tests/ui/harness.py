@@ -1,0 +1,133 @@
+"""Scripted clients for the UI tests: a real graph, a scripted model, scripted tools.
+
+`scripted_app.py` runs the real page (`ui.app.main`) with `services()`: the `Services` a test
+put in `current`, or (in the browser test's own process) ones built by `browser_services()`.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import streamlit as st
+from langchain_core.tools import BaseTool
+
+from agent.llm.base import LLM
+from semantic_layer.graph import Graph
+from semantic_layer.session import Session
+from semantic_layer.tools.memory import Memory
+from semantic_layer.tools.result import Candidate, QueryTrace, ToolResult
+from tests.agent.fakes import ScriptedLLM, ScriptedTool, call, final, information, recommender
+from ui.services import Services
+
+current: Services | None = None
+
+
+def services() -> Services:
+    return current if current is not None else browser_services()
+
+
+def scripted(graph: Graph, llm: LLM, tools: list[ScriptedTool]) -> Services:
+    """Services over `graph`: the scripted `tools` plus the real Memory tool."""
+
+    def make_tools(g: Graph, session: Session) -> list[BaseTool]:
+        return [*tools, Memory(graph=g, session=session)]
+
+    return Services(
+        graph=graph,
+        llm=llm,
+        graph_label=graph.describe(),
+        llm_label=llm.describe(),
+        make_tools=make_tools,
+    )
+
+
+def heat_recommendations() -> ToolResult:
+    cypher = "MATCH (m:Movie {movieId: $movieId})<-[r:RATED]-(u:User) ... RETURN rec"
+    return ToolResult(
+        tool="recommender",
+        kind="recommendations",
+        data=[
+            {
+                "title": "Midnight Run",
+                "year": 1988,
+                "genres": ["Action", "Comedy", "Crime"],
+                "avgRating": 3.9,
+                "why": "31 viewers liked both",
+            },
+            {
+                "title": "Lethal Weapon",
+                "year": 1987,
+                "genres": ["Action", "Comedy", "Crime", "Drama"],
+                "avgRating": 3.7,
+                "why": "27 viewers liked both",
+            },
+        ],
+        queries=[
+            QueryTrace(
+                name="tools/recommend_by_movie",
+                cypher=cypher,
+                params={"movieId": 6},
+                rows=2,
+                ms=4.2,
+            )
+        ],
+    )
+
+
+def casino_candidates() -> ToolResult:
+    return ToolResult(
+        tool="information",
+        ok=False,
+        kind="candidates",
+        message="Several movies match 'Casino'; ask the user which one.",
+        candidates=[
+            Candidate(label="Casino (1995)", title="Casino", year=1995, movie_id=16),
+            Candidate(
+                label="Casino Royale (2006)", title="Casino Royale", year=2006, movie_id=49272
+            ),
+        ],
+    )
+
+
+def casino_facts() -> ToolResult:
+    return ToolResult(
+        tool="information",
+        kind="movie",
+        data={
+            "title": "Casino",
+            "year": 1995,
+            "genres": ["Crime", "Drama"],
+            "directors": ["Martin Scorsese"],
+            "cast": ["Robert De Niro", "Sharon Stone", "Joe Pesci"],
+            "imdbRating": 8.2,
+        },
+        queries=[QueryTrace(name="tools/movie_info", cypher="MATCH (m:Movie) RETURN m", rows=1)],
+    )
+
+
+HEAT_ANSWER = "Try Midnight Run (1988): 31 viewers who liked Heat liked it too."
+
+
+@st.cache_resource
+def browser_services() -> Services:
+    """For the browser test's own process: a tiny real graph in MOVIEAGENT_DATA_DIR."""
+    from semantic_layer.graph import connect
+    from semantic_layer.settings import GraphSettings
+
+    graph = connect(GraphSettings.from_env())
+    movies: list[dict[str, Any]] = [
+        {"movieId": 6, "title": "Heat", "year": 1995},
+        {"movieId": 4085, "title": "Midnight Run", "year": 1988},
+        {"movieId": 2571, "title": "The Matrix", "year": 1999},
+    ]
+    graph.write("import/movies", {"rows": movies})
+    graph.write("import/users", {"rows": [1, 2]})
+    llm = ScriptedLLM(
+        call("recommender", movie="Heat"),
+        final(HEAT_ANSWER),
+        chunk=int(os.environ.get("SCRIPTED_CHUNK", "4")),
+    )
+    recs, info = recommender(), information()
+    recs.results.append(heat_recommendations())
+    return scripted(graph, llm, [recs, info])

@@ -1,0 +1,150 @@
+"""The chat page under Streamlit's AppTest, with a scripted model and the real graph."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+from typing import Any
+
+from streamlit.testing.v1 import AppTest
+
+from agent.llm.factory import build_llm
+from agent.settings import LLMSettings
+from semantic_layer.graph import connect
+from semantic_layer.settings import GraphSettings
+from semantic_layer.users import FIRST_APP_USER_ID
+from tests.agent.fakes import ScriptedLLM, call, final, information, recommender
+from tests.ui import harness
+
+MATRIX = 2571  # movieId of The Matrix (1999) in ml-latest-small
+
+
+def _texts(elements: Any) -> str:
+    return "\n".join(str(e.value) for e in elements)
+
+
+def _labels(at: AppTest) -> list[str]:
+    return [s.label for s in at.status]
+
+
+def test_question_gives_streamed_answer_steps_and_cards(app: AppTest, writable_graph: Any) -> None:
+    llm = ScriptedLLM(call("recommender", movie="Heat"), final(harness.HEAT_ANSWER))
+    recs = recommender()
+    recs.results.append(harness.heat_recommendations())
+    harness.current = harness.scripted(writable_graph, llm, [recs, information()])
+
+    app.run()
+    assert not app.exception
+    assert app.title[0].value == "🎬 movieagent"
+    app.chat_input[0].set_value("Something like Heat but funnier").run()
+
+    assert not app.exception
+    assert recs.calls[0]["movie"] == "Heat"
+    messages = app.chat_message
+    assert [m.name for m in messages] == ["user", "assistant"]
+    assert harness.HEAT_ANSWER in _texts(messages[1].markdown)
+    # each model call is a status block; the tool step names the tool, rows and time
+    labels = _labels(app)
+    assert len(labels) == 2
+    assert "`recommender`" in labels[0] and "2 rows" in labels[0]
+    assert labels[1] == "Step 2: answer"
+    assert "MATCH (m:Movie {movieId: $movieId})" in _texts(app.code)
+    assert '"movie": "Heat"' in _texts(app.code)
+    # cards: title, year, genres, rating and why
+    page = _texts(app.markdown) + _texts(app.caption)
+    assert "**Midnight Run (1988)**" in page
+    assert "Action · Comedy · Crime" in page
+    assert "★ 3.90" in page
+    assert "Why: 31 viewers liked both" in page
+    assert app.get("graphviz_chart")
+
+    # the history survives a rerun, and the follow-up sees it
+    llm.enqueue(final("It was directed by Ted Demme."))
+    app.chat_input[0].set_value("and who directed it?").run()
+    assert [m.name for m in app.chat_message] == ["user", "assistant"] * 2
+    follow_up = llm.requests[-1].messages
+    assert any(harness.HEAT_ANSWER in m.content for m in follow_up)
+
+
+def test_ambiguous_title_gives_candidate_buttons(app: AppTest, writable_graph: Any) -> None:
+    llm = ScriptedLLM(
+        call("information", entity="Casino"),
+        final("Several titles match: Casino (1995), Casino Royale (2006). Which one?"),
+        call("information", entity="Casino (1995)"),
+        final("Casino (1995) was directed by Martin Scorsese."),
+    )
+    info = information()
+    info.results += [harness.casino_candidates(), harness.casino_facts()]
+    harness.current = harness.scripted(writable_graph, llm, [recommender(), info])
+
+    app.run()
+    app.chat_input[0].set_value("Who directed Casino?").run()
+    buttons = {b.label: b for b in app.button if b.key and b.key.startswith("candidate-")}
+    assert list(buttons) == ["Casino (1995)", "Casino Royale (2006)"]
+
+    buttons["Casino (1995)"].click().run()
+    assert not app.exception
+    assert app.chat_message[2].markdown[0].value == "Who directed Casino? (I mean Casino (1995))"
+    assert "directed by Martin Scorsese" in _texts(app.chat_message[3].markdown)
+    assert info.calls[-1]["entity"] == "Casino (1995)"
+    assert "**Directed by:** Martin Scorsese" in _texts(app.markdown)
+    # the old candidates are not offered again
+    assert not [b for b in app.button if b.key and b.key.startswith("candidate-")]
+
+
+def test_rating_is_listed_and_can_be_removed(app: AppTest, writable_graph: Any) -> None:
+    llm = ScriptedLLM(
+        call("memory", movie="The Matrix", rating=5), final("Noted: The Matrix, 5 stars.")
+    )
+    harness.current = harness.scripted(writable_graph, llm, [recommender(), information()])
+    app.run()
+    assert "My ratings (0)" in _texts(app.sidebar.subheader)
+
+    app.chat_input[0].set_value("I loved The Matrix, remember that: 5 stars").run()
+    assert not app.exception
+    user_id = app.session_state["new_user_session"].user_id  # bound by the Memory tool
+    assert user_id >= FIRST_APP_USER_ID
+    assert "My ratings (1)" in _texts(app.sidebar.subheader)
+    assert "Matrix" in _texts(app.sidebar.markdown) and "★ 5" in _texts(app.sidebar.markdown)
+    assert "Remembered: " in _texts(app.success)
+
+    app.button(key=f"remove-{user_id}-{MATRIX}").click().run()
+    assert "My ratings (0)" in _texts(app.sidebar.subheader)
+
+
+def test_movielens_user_sees_their_ratings(app: AppTest, writable_graph: Any) -> None:
+    harness.current = harness.scripted(writable_graph, ScriptedLLM(), [recommender()])
+    app.run()
+    app.sidebar.radio(key="who").set_value("A MovieLens user").run()
+    app.sidebar.selectbox(key="movielens_user").set_value(1).run()
+    assert "My ratings (232)" in _texts(app.sidebar.subheader)  # user 1 rated 232 movies
+    assert "… and 212 older ones." in _texts(app.sidebar.caption)
+
+
+def test_empty_graph_says_to_run_the_import(app: AppTest, tmp_path: Path) -> None:
+    empty = connect(GraphSettings.from_env({"MOVIEAGENT_DATA_DIR": str(tmp_path)}))
+    harness.current = harness.scripted(empty, ScriptedLLM(), [recommender()])
+    app.run()
+    assert not app.exception
+    assert "run `movieagent import`" in _texts(app.warning)
+    assert app.chat_input[0].disabled
+    assert "⚠️ reachable, no data loaded" in _texts(app.sidebar.markdown)
+    empty.close()
+
+
+def test_unreachable_llm_says_what_to_start(app: AppTest, writable_graph: Any) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    llm = build_llm(LLMSettings.from_env({}, spec=f"tgi+http://127.0.0.1:{port}"))
+    harness.current = harness.scripted(writable_graph, llm, [recommender()])
+    app.run()
+    assert f"nothing answers at http://127.0.0.1:{port}" in _texts(app.error).lower()
+    assert "start text-generation-inference" in _texts(app.error)
+    assert "❌ not reachable" in _texts(app.sidebar.markdown)
+
+    app.chat_input[0].set_value("Who directed Casino?").run()
+    assert not app.exception
+    answer = _texts(app.chat_message[1].error)
+    assert f"http://127.0.0.1:{port}" in answer  # the agent's sentence, naming the server
+    assert "Traceback" not in answer

@@ -1,0 +1,1 @@
+"""The Streamlit front end: renders the agent's events; decides and queries nothing itself."""

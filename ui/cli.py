@@ -1,0 +1,52 @@
+"""`movieagent ui`: start the Streamlit chat app."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+APP = Path(__file__).resolve().parent / "app.py"
+
+
+def streamlit_command(
+    port: int | None = None, address: str | None = None, headless: bool = False
+) -> list[str]:
+    """The `streamlit run` command line. Unset options are left to Streamlit's own settings
+    (and its `STREAMLIT_SERVER_*` environment variables, which the Docker image sets)."""
+    command = [
+        sys.executable, "-m", "streamlit", "run", str(APP),
+        "--server.fileWatcherType", "none",
+        "--browser.gatherUsageStats", "false",
+    ]  # fmt: skip
+    if headless:
+        command += ["--server.headless", "true"]
+    if port is not None:
+        command += ["--server.port", str(port)]
+    if address is not None:
+        command += ["--server.address", address]
+    return command
+
+
+def ui_command(
+    port: Annotated[int | None, typer.Option("--port", help="Port (default 8501).")] = None,
+    address: Annotated[
+        str | None, typer.Option("--address", help="Address to listen on (default: all).")
+    ] = None,
+    headless: Annotated[
+        bool, typer.Option("--headless", help="Do not open a browser window.")
+    ] = False,
+) -> None:
+    """Open the chat app in the browser (Ctrl-C stops it)."""
+    try:
+        code = subprocess.call(streamlit_command(port, address, headless))
+    except KeyboardInterrupt:
+        code = 0
+    raise typer.Exit(code)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("ui")(ui_command)

@@ -1,0 +1,152 @@
+"""The sidebar: who am I, my ratings, example questions, backends and their health, reset."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from agent.llm.base import LLMHealth
+from semantic_layer import user_ratings
+from semantic_layer.errors import SemanticLayerError
+from semantic_layer.graph import Graph
+from semantic_layer.session import Session
+from ui import health, state
+from ui.health import GraphHealth
+from ui.services import Services
+
+EXAMPLES = (
+    "Something like Heat but funnier",
+    "Who directed Casino?",
+    "I loved The Matrix, remember that: 5 stars",
+    "Recommend me a good comedy",
+    "What should I watch tonight?",
+)
+NEW_USER, MOVIELENS_USER = "A new user", "A MovieLens user"
+SHOWN_RATINGS = 20
+
+
+@dataclass
+class Slots:
+    """Sidebar places filled at the end of the run, after the question has been answered."""
+
+    ratings: DeltaGenerator
+    backends: DeltaGenerator
+
+
+def render(services: Services, graph: GraphHealth) -> tuple[Session | None, Slots]:
+    """Draw the sidebar; return the session (None until the graph is loaded)."""
+    bar = st.sidebar
+    bar.header("🎬 movieagent")
+    bar.subheader("Who am I?")
+    session = _who_am_i(services, graph)
+    slots = Slots(ratings=bar.container(), backends=bar.container())
+    bar.subheader("Try asking")
+    for i, example in enumerate(EXAMPLES):
+        bar.button(
+            example,
+            key=f"example-{i}",
+            on_click=state.ask,
+            args=(example,),
+            disabled=not graph.loaded,
+            width="stretch",
+        )
+    bar.divider()
+    bar.button("Reset the conversation", key="reset", on_click=_reset, width="stretch")
+    return session, slots
+
+
+def render_ratings(slot: DeltaGenerator, graph: Graph | None, session: Session | None) -> None:
+    """The session user's ratings, newest first, each with a remove button."""
+    if graph is None or session is None:
+        return
+    if session.is_guest:
+        slot.subheader("My ratings (0)")
+        slot.caption('None yet. Tell me what you liked: "I loved The Matrix, 5 stars".')
+        return
+    user_id = session.user_id
+    try:
+        ratings = user_ratings.list_ratings(graph, user_id, limit=SHOWN_RATINGS)
+        total = user_ratings.count_ratings(graph, user_id)
+    except SemanticLayerError as e:
+        slot.caption(f"My ratings are not available: {e}")
+        return
+    slot.subheader(f"My ratings ({total})")
+    if not ratings:
+        slot.caption('None yet. Tell me what you liked: "I loved The Matrix, 5 stars".')
+    for r in ratings:
+        text, remove = slot.columns([5, 1], vertical_alignment="center")
+        text.markdown(f"{r.label} · ★ {r.rating:g}")
+        remove.button(
+            "✕",
+            key=f"remove-{user_id}-{r.movie_id}",
+            help=f"Forget my rating of {r.label}",
+            on_click=_remove,
+            args=(graph, user_id, r.movie_id),
+        )
+    if total > len(ratings):
+        slot.caption(f"… and {total - len(ratings)} older ones.")
+
+
+def render_backends(
+    slot: DeltaGenerator, services: Services, graph: GraphHealth, llm: LLMHealth
+) -> None:
+    slot.subheader("Backends")
+    if graph.loaded:
+        graph_state = (
+            f"✅ {graph.movies:,} movies, {graph.users:,} users, {graph.ratings:,} ratings"
+        )
+    elif graph.reachable:
+        graph_state = "⚠️ reachable, no data loaded"
+    else:
+        graph_state = "❌ not reachable"
+    slot.markdown(f"**Graph** · {services.graph_label}  \n{graph_state}")
+    model = f" · model `{llm.model}`" if llm.model else ""
+    llm_state = f"✅ reachable{model}" if llm.reachable else "❌ not reachable"
+    slot.markdown(f"**LLM** · {services.llm_label}  \n{llm_state}")
+
+
+def _who_am_i(services: Services, graph: GraphHealth) -> Session | None:
+    bar = st.sidebar
+    if services.graph is None or not graph.loaded:
+        bar.caption("Available once the graph holds MovieLens.")
+        return None
+    mode = bar.radio(
+        "Who am I?",
+        (NEW_USER, MOVIELENS_USER),
+        key="who",
+        horizontal=True,
+        label_visibility="collapsed",
+    )
+    if mode == MOVIELENS_USER:
+        try:
+            ids = state.get("movielens_ids") or user_ratings.movielens_user_ids(services.graph)
+        except SemanticLayerError as e:
+            bar.caption(f"MovieLens users are not available: {e}")
+            return None
+        st.session_state["movielens_ids"] = ids
+        chosen = bar.selectbox("MovieLens user id", ids, key="movielens_user")
+        if chosen is None:
+            return None
+        bar.caption(f"You are MovieLens user #{chosen}: recommendations use their ratings.")
+        return Session(user_id=int(chosen))
+    # A new user stays a guest until the Memory tool stores a first rating and binds an id.
+    session: Session = st.session_state.setdefault("new_user_session", Session())
+    if session.is_guest:
+        bar.caption("You are a new user: your first rating gives you your own user id.")
+    else:
+        bar.caption(f"You are user #{session.user_id}; what you rate is remembered.")
+    return session
+
+
+def _remove(graph: Graph, user_id: int, movie_id: int) -> None:
+    try:
+        user_ratings.remove_rating(graph, user_id, movie_id)
+    except SemanticLayerError as e:
+        st.session_state["notice"] = f"Could not remove the rating: {e}"
+
+
+def _reset() -> None:
+    state.reset_chat()
+    health.forget()
