@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 
 from data_import.errors import ImportDataError
-from data_import.importer import ImportOptions, import_release
+from data_import.importer import BULK_THRESHOLD, ImportOptions, import_release
 from data_import.source import DEFAULT_URL, resolve_release
 from semantic_layer.errors import SemanticLayerError
 from semantic_layer.graph import connect
@@ -34,6 +34,15 @@ def import_command(
         ),
     ] = None,
     batch_size: Annotated[int, typer.Option(min=100, help="Rows per write.")] = 5_000,
+    bulk: Annotated[
+        bool | None,
+        typer.Option(
+            "--bulk/--no-bulk",
+            help="Rebuild the embedded graph from scratch with FalkorDB's bulk loader (fast; "
+            "drops anything else in the graph). Default: into an empty graph, or for releases above "
+            f"{BULK_THRESHOLD:,} ratings. Neo4j always uses batched MERGE.",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
     """Import MovieLens into the graph (idempotent: running it twice changes no count)."""
@@ -48,7 +57,7 @@ def import_command(
             raise ImportDataError(f"--enrich {enrich}: no such file.")
         console.print(f"Importing {release} into {settings.describe()}")
         with connect(settings) as graph:
-            options = ImportOptions(batch_size=batch_size, show_progress=not as_json)
+            options = ImportOptions(batch_size=batch_size, show_progress=not as_json, bulk=bulk)
             report = import_release(graph, release, enrich, options)
     except (ImportDataError, SemanticLayerError) as e:
         console.print(f"[red]error:[/red] {e}")

@@ -1,7 +1,10 @@
 """Import a MovieLens release (plus an optional enriched movie list) into the graph.
 
-Batched, parameterized, idempotent writes (`MERGE` on the keys), one progress bar per phase,
-and a report of rows read, written and skipped. Bad rows are reported by file and line.
+Phases read and validate each file (bad rows are reported by file and line), then hand the rows
+to a writer: `MergeWriter` (batched, parameterized, idempotent `MERGE` writes, both backends) or,
+on FalkorDB for an empty graph or a large release, `BulkWriter` (rebuilds the graph with
+`GRAPH.BULK`). After the ratings, the `derived` phase writes rating statistics and SIMILAR edges
+(`neighbours`). One progress bar per phase, and a report of rows read, written and skipped.
 """
 
 from __future__ import annotations
@@ -13,16 +16,24 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-from data_import import readers
-from data_import.batches import batched
-from data_import.errors import SourceError
+from data_import import neighbours, readers
+from data_import.bulk_writer import BulkWriter
+from data_import.errors import ImportDataError, SourceError
+from data_import.merge_writer import MergeWriter
 from data_import.problems import Problems
+from data_import.rating_arrays import RatingArrays, keep_last_rating, read_ratings
 from data_import.report import ImportReport, PhaseStats
 from data_import.titles import display_title
+from semantic_layer.errors import GraphQueryError
 from semantic_layer.graph import Graph
 from semantic_layer.normalize import normalize_name, normalize_title
+
+# FalkorDB takes the bulk path into an empty graph, or above this many ratings (it then rebuilds
+# the graph); otherwise batched MERGE updates the graph in place and keeps what else it holds.
+BULK_THRESHOLD = 1_000_000
 
 
 @dataclass
@@ -30,6 +41,8 @@ class ImportOptions:
     batch_size: int = 5_000
     rating_batch_size: int = 20_000
     show_progress: bool = True
+    bulk: bool | None = None  # None: see BULK_THRESHOLD
+    max_likes_per_user: int = neighbours.MAX_LIKES_PER_USER
 
 
 class MovieLensImporter:
@@ -38,6 +51,9 @@ class MovieLensImporter:
         self.options = options or ImportOptions()
         self.movie_ids: set[int] = set()
         self.report = ImportReport(source="", backend=graph.backend)
+        self.writer: MergeWriter | BulkWriter = MergeWriter(
+            graph, self.options.batch_size, self.options.rating_batch_size
+        )
 
     @property
     def problems(self) -> Problems:
@@ -51,16 +67,50 @@ class MovieLensImporter:
                     f"Missing {release / required.name}: a MovieLens release has "
                     f"{required.name} with columns {','.join(required.header)}."
                 )
+        if self._use_bulk(release / readers.RATINGS.name):
+            self.writer = BulkWriter(self.graph, on_sent=self._advance)
+            self.report.notes.append(
+                "bulk path: the graph was rebuilt from scratch with GRAPH.BULK"
+            )
         with self._progress() as progress:
             self._progress_bar = progress
-            with self._phase("schema"):
-                self.graph.ensure_schema()
+            if self.writer.schema_first:
+                with self._phase("schema"):
+                    self.graph.ensure_schema()
             self._movies(release)
             if enrich is not None:
                 self._enrichment(enrich)
-            self._users_and_ratings(release)
-            self._tags(release)
+            ratings = self._ratings(release)
+            self._tags(release, ratings)
+            self._derived(ratings)
+            if not self.writer.schema_first:
+                total = self.writer.total if isinstance(self.writer, BulkWriter) else None
+                with self._phase("build", total) as stats:
+                    self.writer.build(stats)
+                with self._phase("schema"):
+                    self.graph.ensure_schema()
         return self.report
+
+    def _use_bulk(self, ratings: Path) -> bool:
+        bulk = self.options.bulk
+        if bulk and self.graph.backend != "falkordb":
+            raise ImportDataError(
+                "The bulk path builds an embedded FalkorDB graph; on Neo4j the import uses "
+                "batched MERGE (for very large releases, neo4j-admin import is the fast path)."
+            )
+        if bulk is None:
+            return self.graph.backend == "falkordb" and (
+                readers.count_lines(ratings) > BULK_THRESHOLD or self._graph_is_empty()
+            )
+        return bulk
+
+    def _graph_is_empty(self) -> bool:
+        try:
+            return not self.graph.read("import/any_node")
+        except GraphQueryError as e:
+            if "empty key" in str(e):  # FalkorDB: no graph of that name yet
+                return True
+            raise
 
     # -- phases --------------------------------------------------------------------------------
 
@@ -82,9 +132,7 @@ class MovieLensImporter:
                     "imdbId": imdb_id, "tmdbId": tmdb_id, "genres": row["genres"],
                 })  # fmt: skip
                 genres.update(row["genres"])
-            self._write("import/genres", sorted(genres), stats, count=False)
-            self._write("import/movies", rows, stats)
-            self._write("import/movie_genres", rows, stats, count=False)
+            self.writer.movies(rows, sorted(genres), stats)
 
     def _links(self, release: Path) -> dict[int, tuple[str | None, int | None]]:
         path = release / "links.csv"
@@ -101,8 +149,8 @@ class MovieLensImporter:
 
     def _enrichment(self, path: Path) -> None:
         details: list[dict[str, Any]] = []
-        acted: list[dict[str, Any]] = []
-        directed: list[dict[str, Any]] = []
+        acted: dict[tuple[str, int], int] = {}
+        directed: dict[tuple[str, int], None] = {}
         with self._phase("enrichment", readers.count_lines(path)) as stats:
             unknown: list[int] = []
             for _, row in self._read(path, readers.ENRICHED, stats):
@@ -111,13 +159,10 @@ class MovieLensImporter:
                     stats.skipped += 1
                     continue
                 details.append({k: row[k] for k in ("movieId", "released", "imdbRating")})
-                acted += [
-                    {"name": n, "movieId": row["movieId"], "order": i}
-                    for i, n in enumerate(dict.fromkeys(row["actors"]))
-                ]
-                directed += [
-                    {"name": n, "movieId": row["movieId"]} for n in dict.fromkeys(row["directors"])
-                ]
+                for order, name in enumerate(dict.fromkeys(row["actors"])):
+                    acted[(name, row["movieId"])] = order
+                for name in row["directors"]:
+                    directed[(name, row["movieId"])] = None
             if unknown:
                 shown = ", ".join(map(str, unknown[:10]))
                 self.report.notes.append(
@@ -125,38 +170,55 @@ class MovieLensImporter:
                     f"release (first: {shown}); they were skipped"
                 )
             self.report.unmatched_enrichment = unknown
-            names = sorted({r["name"] for r in acted} | {r["name"] for r in directed})
-            people = [{"name": n, "nameNorm": normalize_name(n)} for n in names]
-            self._write("import/movie_details", details, stats, count=False)
-            self._write("import/people", people, stats)
-            self._write("import/acted_in", acted, stats, count=False)
-            self._write("import/directed", directed, stats, count=False)
+            names = sorted({name for name, _ in acted} | {name for name, _ in directed})
+            self.writer.enrichment(
+                list({d["movieId"]: d for d in details}.values()),
+                [{"name": n, "nameNorm": normalize_name(n)} for n in names],
+                [{"name": n, "movieId": m, "order": o} for (n, m), o in acted.items()],
+                [{"name": n, "movieId": m} for n, m in directed],
+                stats,
+            )
 
-    def _users_and_ratings(self, release: Path) -> None:
-        path = release / "ratings.csv"
+    def _ratings(self, release: Path) -> RatingArrays:
+        path = release / readers.RATINGS.name
         with self._phase("ratings", readers.count_lines(path)) as stats:
-            users: set[int] = set()
-            rows = self._known_movies(self._read(path, readers.RATINGS, stats), path.name, stats)
-            for batch in batched(rows, self.options.rating_batch_size):
-                new_users = {r["userId"] for r in batch} - users
-                if new_users:
-                    users |= new_users
-                    self.graph.write("import/users", {"rows": sorted(new_users)})
-                self.graph.write("import/ratings", {"rows": batch})
-                stats.written += len(batch)
-            self.report.notes.append(f"{len(users):,} users from ratings.csv")
-            self._users = users
+            before = self.problems.total
+            ratings = read_ratings(path, self.problems, on_lines=self._advance)
+            stats.read = len(ratings)
+            known = np.isin(ratings.movie, np.fromiter(self.movie_ids, np.int64))
+            for line, movie in zip(
+                ratings.line[~known].tolist(), ratings.movie[~known].tolist(), strict=True
+            ):
+                self.problems.add(path.name, line, f"movieId {movie} is not in movies.csv")
+            ratings = keep_last_rating(ratings.take(np.flatnonzero(known)), path.name,
+                                       self.problems)  # fmt: skip
+            stats.skipped += self.problems.total - before
+            self.writer.ratings(ratings, stats)
+            self.report.notes.append(f"{len(np.unique(ratings.user)):,} users from ratings.csv")
+        return ratings
 
-    def _tags(self, release: Path) -> None:
+    def _tags(self, release: Path, ratings: RatingArrays) -> None:
         path = release / "tags.csv"
         if not path.is_file():
             self.report.notes.append("no tags.csv: no tags imported")
+            self.writer.tags([], [], PhaseStats("tags"))
             return
         with self._phase("tags", readers.count_lines(path)) as stats:
             rows = list(self._known_movies(self._read(path, readers.TAGS, stats), path.name, stats))
-            new_users = sorted({r["userId"] for r in rows} - self._users)
-            self._write("import/users", new_users, stats, count=False)
-            self._write("import/tags", rows, stats)
+            tag_users = np.unique(np.fromiter((r["userId"] for r in rows), np.int64, len(rows)))
+            new_users = np.setdiff1d(tag_users, ratings.user).tolist()
+            self.writer.tags(rows, new_users, stats)
+
+    def _derived(self, ratings: RatingArrays) -> None:
+        with self._phase("derived") as stats:
+            movie_ids = np.fromiter(self.movie_ids, np.int64, len(self.movie_ids))
+            derived = neighbours.derive(
+                ratings, movie_ids, max_likes_per_user=self.options.max_likes_per_user
+            )
+            stats.read = len(ratings)
+            self.writer.derived(derived, stats)
+            self.report.notes.append(derived.note())
+            self.report.derived = derived.summary()
 
     # -- helpers -------------------------------------------------------------------------------
 
@@ -180,12 +242,6 @@ class MovieLensImporter:
                 stats.skipped += 1
                 self.problems.add(label, line, f"movieId {row['movieId']} is not in movies.csv")
 
-    def _write(self, query: str, rows: list[Any], stats: PhaseStats, *, count: bool = True) -> None:
-        for batch in batched(rows, self.options.batch_size):
-            self.graph.write(query, {"rows": batch})
-            if count:
-                stats.written += len(batch)
-
     @contextmanager
     def _phase(self, name: str, total: int | None = None) -> Iterator[PhaseStats]:
         stats = self.report.phase(name)
@@ -198,8 +254,8 @@ class MovieLensImporter:
             stats.seconds = time.perf_counter() - started
             self._progress_bar.update(task, completed=total or 1, total=total or 1)
 
-    def _advance(self) -> None:
-        self._progress_bar.advance(self._task)
+    def _advance(self, steps: int = 1) -> None:
+        self._progress_bar.advance(self._task, steps)
 
     @contextmanager
     def _progress(self) -> Iterator[Progress]:

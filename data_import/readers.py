@@ -112,32 +112,45 @@ def read_rows(
             f"Missing {path}: expected {spec.name} with columns {','.join(spec.header)}."
         )
     label = path.name
-    width = len(spec.header)
     with path.open(newline="", encoding="utf-8-sig", errors="replace") as handle:
-        header = handle.readline()
-        names = tuple(h.strip() for h in _split(header)) if header.strip() else ()
-        if names != spec.header:
-            raise HeaderError(
-                f"{path} has header {','.join(names) or '(empty file)'}; "
-                f"expected {','.join(spec.header)}."
-            )
+        check_header(path, handle.readline(), spec)
         # MovieLens records never span lines, so each physical line is parsed on its own:
         # an unclosed quote spoils one row, never the rest of the file.
         for number, line in enumerate(handle, start=2):
-            if not line.strip():
-                continue
-            try:
-                fields = _split(line)
-            except csv.Error as e:
-                problems.add(label, number, f"malformed CSV ({e})")
-                continue
-            if len(fields) != width:
-                problems.add(label, number, f"expected {width} fields, found {len(fields)}")
-                continue
-            try:
-                yield number, spec.parse(fields)
-            except ValueError as e:
-                problems.add(label, number, str(e))
+            row = parse_line(line, spec, label, number, problems)
+            if row is not None:
+                yield number, row
+
+
+def check_header(path: Path, header: str, spec: CsvSpec) -> None:
+    """Stop with a sentence when the first line of `path` is not `spec`'s header."""
+    names = tuple(h.strip() for h in _split(header)) if header.strip() else ()
+    if names != spec.header:
+        raise HeaderError(
+            f"{path} has header {','.join(names) or '(empty file)'}; "
+            f"expected {','.join(spec.header)}."
+        )
+
+
+def parse_line(
+    line: str, spec: CsvSpec, label: str, number: int, problems: Problems
+) -> dict[str, Any] | None:
+    """One validated row, or None (a blank line, or a bad one reported to `problems`)."""
+    if not line.strip():
+        return None
+    try:
+        fields = _split(line)
+    except csv.Error as e:
+        problems.add(label, number, f"malformed CSV ({e})")
+        return None
+    if len(fields) != len(spec.header):
+        problems.add(label, number, f"expected {len(spec.header)} fields, found {len(fields)}")
+        return None
+    try:
+        return spec.parse(fields)
+    except ValueError as e:
+        problems.add(label, number, str(e))
+        return None
 
 
 def _split(line: str) -> list[str]:

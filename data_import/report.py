@@ -28,6 +28,7 @@ class ImportReport:
     problems: Problems = field(default_factory=Problems)
     notes: list[str] = field(default_factory=list)
     unmatched_enrichment: list[int] = field(default_factory=list)
+    derived: dict[str, Any] = field(default_factory=dict)
 
     def phase(self, name: str) -> PhaseStats:
         stats = PhaseStats(name)
@@ -51,6 +52,7 @@ class ImportReport:
             },
             "notes": self.notes,
             "unmatched_enrichment_movie_ids": len(self.unmatched_enrichment),
+            "derived": self.derived,
         }
 
     def print(self, console: Console) -> None:

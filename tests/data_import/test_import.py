@@ -61,7 +61,9 @@ def test_import_gives_exactly_the_counts_the_files_imply(
     assert expected["nodes"]["Movie"] == 9742 and expected["nodes"]["User"] == 610
     assert expected["relationships"]["RATED"] == 100836 and expected["nodes"]["Genre"] == 19
     assert expected["nodes"]["Person"] == 14520
-    assert graph_stats(movie_graph) == expected
+    actual = graph_stats(movie_graph)
+    assert actual["relationships"].pop("SIMILAR") > 0  # derived data: see test_neighbours.py
+    assert actual == expected
 
 
 def test_titles_years_and_ratings_are_stored(movie_graph: Any) -> None:

@@ -1,0 +1,3 @@
+MATCH (n)
+RETURN 1 AS found
+LIMIT 1

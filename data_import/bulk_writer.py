@@ -1,0 +1,150 @@
+"""The large-release path on FalkorDB: gather the whole release, then build the graph anew.
+
+The reading phases only collect rows; `build` deletes the graph and recreates it with
+`GRAPH.BULK` (see `bulk_format`), then the importer creates the indexes and constraints.
+Re-running rebuilds the same graph, so it is idempotent too, but anything else the graph held
+(users the app created) is gone: that is why it is chosen for large releases or on request.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from data_import.bulk_loader import BulkLoader
+from data_import.merge_writer import movie_stats_rows
+from data_import.neighbours import Derived
+from data_import.rating_arrays import RatingArrays
+from data_import.report import PhaseStats
+
+MOVIE_PROPERTIES = ("movieId", "title", "year", "originalTitle", "titleNorm", "imdbId", "tmdbId",
+                    "imdbRating", "released", "ratingCount", "ratingAvg", "likeCount")  # fmt: skip
+
+
+@dataclass
+class _Release:
+    movies: list[dict[str, Any]] = field(default_factory=list)
+    genres: list[str] = field(default_factory=list)
+    details: list[dict[str, Any]] = field(default_factory=list)
+    people: list[dict[str, Any]] = field(default_factory=list)
+    acted: list[dict[str, Any]] = field(default_factory=list)
+    directed: list[dict[str, Any]] = field(default_factory=list)
+    ratings: RatingArrays | None = None
+    tags: list[dict[str, Any]] = field(default_factory=list)
+    tag_users: list[int] = field(default_factory=list)
+    derived: Derived | None = None
+
+
+class BulkWriter:
+    schema_first = False
+
+    def __init__(self, graph: Any, on_sent: Any = None) -> None:
+        self.graph = graph
+        self.on_sent = on_sent
+        self.release = _Release()
+
+    def movies(self, rows: list[dict[str, Any]], genres: list[str], stats: PhaseStats) -> None:
+        self.release.movies, self.release.genres = rows, genres
+
+    def enrichment(
+        self,
+        details: list[dict[str, Any]],
+        people: list[dict[str, Any]],
+        acted: list[dict[str, Any]],
+        directed: list[dict[str, Any]],
+        stats: PhaseStats,
+    ) -> None:
+        r = self.release
+        r.details, r.people, r.acted, r.directed = details, people, acted, directed
+
+    def ratings(self, ratings: RatingArrays, stats: PhaseStats) -> None:
+        self.release.ratings = ratings
+
+    def tags(self, rows: list[dict[str, Any]], new_users: list[int], stats: PhaseStats) -> None:
+        self.release.tags, self.release.tag_users = rows, new_users
+
+    def derived(self, derived: Derived, stats: PhaseStats) -> None:
+        self.release.derived = derived
+
+    @property
+    def total(self) -> int:
+        """Entities `build` sends, for its progress bar."""
+        r = self.release
+        ratings = len(r.ratings) if r.ratings is not None else 0
+        similar = len(r.derived.similar) if r.derived is not None else 0
+        genre_edges = sum(len(m["genres"]) for m in r.movies)
+        return (len(r.genres) + len(r.movies) + len(r.people) + len(r.acted) + len(r.directed)
+                + 2 * ratings + len(r.tags) + similar + genre_edges)  # fmt: skip
+
+    def build(self, stats: PhaseStats) -> None:
+        r = self.release
+        assert r.ratings is not None and r.derived is not None
+        self.graph.delete_graph()
+        loader = BulkLoader(self.graph.client, self.graph.settings.graph_name, on_sent=self.on_sent)
+
+        genre_ids = dict(zip(r.genres, loader.nodes("Genre", ["name"], ([g] for g in r.genres)),
+                             strict=True))  # fmt: skip
+        movies = self._movie_rows()
+        movie_ids = np.array([m["movieId"] for m in movies], dtype=np.int64)
+        movie_nodes = np.asarray(loader.nodes("Movie", MOVIE_PROPERTIES,
+                                              ([m.get(p) for p in MOVIE_PROPERTIES] for m in movies)))  # fmt: skip
+        order = np.argsort(movie_ids)
+        movie_ids, movie_nodes = movie_ids[order], movie_nodes[order]
+        node_of_movie = dict(zip(movie_ids.tolist(), movie_nodes.tolist(), strict=True))
+        person_ids = dict(zip((p["name"] for p in r.people),
+                              loader.nodes("Person", ["name", "nameNorm"],
+                                           ([p["name"], p["nameNorm"]] for p in r.people)),
+                              strict=True))  # fmt: skip
+        users = np.unique(np.concatenate((r.ratings.user, np.array(r.tag_users, np.int64))))
+        user_nodes = np.asarray(loader.node_columns("User", {"userId": users}))
+
+        loader.edges("IN_GENRE", [], (
+            (node_of_movie[m["movieId"]], genre_ids[g], ()) for m in movies for g in m["genres"]
+        ))  # fmt: skip
+        loader.edges("ACTED_IN", ["order"], (
+            (person_ids[a["name"]], node_of_movie[a["movieId"]], (a["order"],)) for a in r.acted
+        ))  # fmt: skip
+        loader.edges("DIRECTED", [], (
+            (person_ids[d["name"]], node_of_movie[d["movieId"]], ()) for d in r.directed
+        ))  # fmt: skip
+        ratings = r.ratings
+        loader.edge_columns(
+            "RATED",
+            user_nodes[np.searchsorted(users, ratings.user)],
+            movie_nodes[np.searchsorted(movie_ids, ratings.movie)],
+            {"rating": ratings.rating, "timestamp": ratings.timestamp},
+        )
+        user_of = dict(zip(users.tolist(), user_nodes.tolist(), strict=True))
+        loader.edges("TAGGED", ["tag", "timestamp"], (
+            (user_of[t["userId"]], node_of_movie[t["movieId"]], (t["tag"], t["timestamp"]))
+            for t in _last_tags(r.tags)
+        ))  # fmt: skip
+        similar = r.derived.similar
+        loader.edge_columns(
+            "SIMILAR",
+            movie_nodes[np.searchsorted(movie_ids, similar.source)],
+            movie_nodes[np.searchsorted(movie_ids, similar.target)],
+            {"support": similar.support, "rank": similar.rank},
+        )
+        stats.written = loader.nodes_created + loader.edges_created
+
+    def _movie_rows(self) -> list[dict[str, Any]]:
+        r = self.release
+        assert r.derived is not None
+        details = {d["movieId"]: d for d in r.details}
+        stats = {s["movieId"]: s for s in movie_stats_rows(r.derived)}
+        return [
+            {**m, **details.get(m["movieId"], {}), **stats[m["movieId"]],
+             "genres": list(dict.fromkeys(m["genres"]))}
+            for m in r.movies
+        ]  # fmt: skip
+
+
+def _last_tags(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One TAGGED edge per (user, movie, tag), with the last timestamp, as MERGE would keep."""
+    last: dict[tuple[int, int, str], dict[str, Any]] = {}
+    for row in rows:
+        last[(row["userId"], row["movieId"], row["tag"])] = row
+    return list(last.values())
