@@ -18,7 +18,7 @@ def main(load: Callable[[], Services] = load_services) -> None:
     st.set_page_config(page_title="movieagent", page_icon="🎬", layout="centered")
     services = load()
     graph = health.graph_health(services)
-    st.title("🎬 movieagent")
+    st.title(":material/movie: movieagent")
     st.caption(
         "Ask about movies in plain language. Answers come from the MovieLens graph; "
         "open a step to see the tool, its Cypher and the rows it returned."

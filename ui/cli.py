@@ -21,6 +21,7 @@ def streamlit_command(
         sys.executable, "-m", "streamlit", "run", str(APP),
         "--server.fileWatcherType", "none",
         "--browser.gatherUsageStats", "false",
+        "--client.toolbarMode", "minimal",
     ]  # fmt: skip
     if headless:
         command += ["--server.headless", "true"]

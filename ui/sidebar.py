@@ -38,7 +38,7 @@ class Slots:
 def render(services: Services, graph: GraphHealth) -> tuple[Session | None, Slots]:
     """Draw the sidebar; return the session (None until the graph is loaded)."""
     bar = st.sidebar
-    bar.header("🎬 movieagent")
+    bar.header(":material/movie: movieagent")
     bar.subheader("Who am I?")
     session = _who_am_i(services, graph)
     slots = Slots(ratings=bar.container(), backends=bar.container())
@@ -94,16 +94,18 @@ def render_backends(
 ) -> None:
     slot.subheader("Backends")
     if graph.loaded:
-        graph_state = (
-            f"✅ {graph.movies:,} movies, {graph.users:,} users, {graph.ratings:,} ratings"
-        )
+        graph_state = f":material/check_circle: {graph.movies:,} movies, {graph.users:,} users, {graph.ratings:,} ratings"
     elif graph.reachable:
-        graph_state = "⚠️ reachable, no data loaded"
+        graph_state = ":material/warning: reachable, no data loaded"
     else:
-        graph_state = "❌ not reachable"
+        graph_state = ":material/error: not reachable"
     slot.markdown(f"**Graph** · {services.graph_label}  \n{graph_state}")
     model = f" · model `{llm.model}`" if llm.model else ""
-    llm_state = f"✅ reachable{model}" if llm.reachable else "❌ not reachable"
+    llm_state = (
+        f":material/check_circle: reachable{model}"
+        if llm.reachable
+        else ":material/error: not reachable"
+    )
     slot.markdown(f"**LLM** · {services.llm_label}  \n{llm_state}")
 
 

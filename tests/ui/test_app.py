@@ -35,7 +35,7 @@ def test_question_gives_streamed_answer_steps_and_cards(app: AppTest, writable_g
 
     app.run()
     assert not app.exception
-    assert app.title[0].value == "🎬 movieagent"
+    assert app.title[0].value == ":material/movie: movieagent"
     app.chat_input[0].set_value("Something like Heat but funnier").run()
 
     assert not app.exception
@@ -128,7 +128,7 @@ def test_empty_graph_says_to_run_the_import(app: AppTest, tmp_path: Path) -> Non
     assert not app.exception
     assert "run `movieagent import`" in _texts(app.warning)
     assert app.chat_input[0].disabled
-    assert "⚠️ reachable, no data loaded" in _texts(app.sidebar.markdown)
+    assert "reachable, no data loaded" in _texts(app.sidebar.markdown)
     empty.close()
 
 
@@ -141,7 +141,7 @@ def test_unreachable_llm_says_what_to_start(app: AppTest, writable_graph: Any) -
     app.run()
     assert f"nothing answers at http://127.0.0.1:{port}" in _texts(app.error).lower()
     assert "start text-generation-inference" in _texts(app.error)
-    assert "❌ not reachable" in _texts(app.sidebar.markdown)
+    assert ":material/error: not reachable" in _texts(app.sidebar.markdown)
 
     app.chat_input[0].set_value("Who directed Casino?").run()
     assert not app.exception
