@@ -1,17 +1,23 @@
-"""Semantic-layer commands: `movieagent stats`."""
+"""Semantic-layer commands: `movieagent stats`, `movieagent tools`, `movieagent tool NAME`."""
 
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Annotated, Any
 
 import typer
+from pydantic import ValidationError
 from rich.console import Console
 from rich.table import Table
 
 from semantic_layer.errors import SemanticLayerError
 from semantic_layer.graph import connect
 from semantic_layer.graph_stats import graph_stats
+from semantic_layer.session import GUEST_USER_ID, Session
+
+err = Console(stderr=True)
 
 
 def stats_command(
@@ -23,7 +29,7 @@ def stats_command(
             stats = graph_stats(graph)
             where = graph.describe()
     except SemanticLayerError as e:
-        Console(stderr=True).print(f"[red]error:[/red] {e}")
+        err.print(f"[red]error:[/red] {e}")
         raise typer.Exit(1) from e
     if as_json:
         typer.echo(json.dumps(stats, indent=2))
@@ -39,5 +45,101 @@ def stats_command(
     Console().print(table)
 
 
+@contextmanager
+def _tools(user_id: int) -> Iterator[tuple[dict[str, Any], Session]]:
+    from semantic_layer.tools import build_tools
+
+    try:
+        with connect() as graph:
+            session = Session(user_id=user_id)
+            yield {t.name: t for t in build_tools(graph, session)}, session
+    except SemanticLayerError as e:
+        err.print(f"[red]error:[/red] {e}")
+        raise typer.Exit(1) from e
+
+
+def tools_command(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON with each schema.")] = False,
+) -> None:
+    """Every tool the agent can call, with its description and argument schema."""
+    with _tools(GUEST_USER_ID) as (tools, _):
+        listing = [
+            {
+                "name": t.name,
+                "description": t.description,
+                "declared_in": (t.metadata or {}).get("path"),
+                "mode": (t.metadata or {}).get("mode", "built-in"),
+                "schema": t.tool_call_schema.model_json_schema(),
+            }
+            for t in tools.values()
+        ]
+    if as_json:
+        typer.echo(json.dumps(listing, indent=2, ensure_ascii=False))
+        return
+    table = Table(title="Tools")
+    table.add_column("name")
+    table.add_column("arguments")
+    table.add_column("description")
+    for tool in listing:
+        props = tool["schema"].get("properties", {})
+        required = set(tool["schema"].get("required", []))
+        args = ", ".join(f"{n}{'' if n in required else '?'}" for n in props)
+        table.add_row(tool["name"], args, tool["description"])
+    Console().print(table)
+
+
+def tool_command(
+    name: Annotated[str, typer.Argument(help="The tool to run (see `movieagent tools`).")],
+    args: Annotated[str, typer.Option("--args", help="Arguments as a JSON object.")] = "{}",
+    user_id: Annotated[
+        int, typer.Option("--user-id", help="Run as this user (default: a guest).")
+    ] = GUEST_USER_ID,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the whole result.")] = False,
+) -> None:
+    """Run one tool directly, without an LLM: the way to check a new Cypher tool."""
+    try:
+        arguments = json.loads(args)
+    except json.JSONDecodeError as e:
+        err.print(f"[red]error:[/red] --args is not valid JSON ({e.msg} at column {e.colno}).")
+        raise typer.Exit(1) from e
+    if not isinstance(arguments, dict):
+        err.print('[red]error:[/red] --args must be a JSON object, like \'{"entity": "Heat"}\'.')
+        raise typer.Exit(1)
+    with _tools(user_id) as (tools, _):
+        tool = tools.get(name)
+        if tool is None:
+            err.print(f"[red]error:[/red] no tool {name!r}; the tools are: {', '.join(tools)}.")
+            raise typer.Exit(1)
+        try:
+            tool.args_schema.model_validate(arguments)
+            result = tool.invoke(arguments)
+        except ValidationError as e:
+            problems = "; ".join(
+                f"{'.'.join(map(str, x['loc'])) or 'arguments'}: {x['msg']}" for x in e.errors()
+            )
+            err.print(f"[red]error:[/red] invalid arguments for {name}: {problems}")
+            raise typer.Exit(1) from e
+    if as_json:
+        typer.echo(json.dumps(result.model_dump(mode="json"), indent=2, ensure_ascii=False))
+    else:
+        _print_result(result)
+    if not result.ok:
+        raise typer.Exit(1)
+
+
+def _print_result(result: Any) -> None:
+    out = Console()
+    style = "green" if result.ok else "yellow"
+    out.print(f"[{style}]{result.message}[/{style}]")
+    for candidate in result.candidates:
+        out.print(f"  - {candidate.label}")
+    if result.data is not None:
+        out.print_json(json.dumps(result.data, ensure_ascii=False, default=str))
+    for q in result.queries:
+        err.print(f"[dim]{q.mode} {q.name}: {q.rows} rows, {q.ms:.1f} ms[/dim]")
+
+
 def register(app: typer.Typer) -> None:
     app.command("stats")(stats_command)
+    app.command("tools")(tools_command)
+    app.command("tool")(tool_command)

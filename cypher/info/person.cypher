@@ -1,8 +1,9 @@
 // A person's films as actor (with billing order) and as director.
+// (Each pattern comprehension has its own variables: FalkorDB mixes up reused ones.)
 MATCH (p:Person {name: $name})
 RETURN p.name AS name,
-       [(p)-[r:ACTED_IN]->(m:Movie) |
-          {movieId: m.movieId, title: m.title, year: m.year, order: r.order,
-           ratingAvg: m.ratingAvg}] AS acted,
-       [(p)-[:DIRECTED]->(m:Movie) |
-          {movieId: m.movieId, title: m.title, year: m.year, ratingAvg: m.ratingAvg}] AS directed
+       [(p)-[r:ACTED_IN]->(a:Movie) |
+          {movieId: a.movieId, title: a.title, year: a.year, order: r.order,
+           ratingAvg: a.ratingAvg}] AS acted,
+       [(p)-[:DIRECTED]->(d:Movie) |
+          {movieId: d.movieId, title: d.title, year: d.year, ratingAvg: d.ratingAvg}] AS directed

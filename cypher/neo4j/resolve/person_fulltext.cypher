@@ -2,7 +2,7 @@
 CALL db.index.fulltext.queryNodes('person_name', $query) YIELD node, score
 WITH node AS p, score
 RETURN p.name AS name, p.nameNorm AS nameNorm,
-       size([(p)-[:ACTED_IN]->(m:Movie) | m]) AS acted,
-       size([(p)-[:DIRECTED]->(m:Movie) | m]) AS directed, score
+       size([(p)-[:ACTED_IN]->(a:Movie) | a]) AS acted,
+       size([(p)-[:DIRECTED]->(d:Movie) | d]) AS directed, score
 ORDER BY score DESC, acted + directed DESC
 LIMIT $limit

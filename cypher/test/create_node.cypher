@@ -1,0 +1,1 @@
+CREATE (:Intruder {at: 1})

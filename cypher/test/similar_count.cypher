@@ -1,0 +1,2 @@
+MATCH ()-[s:SIMILAR]->()
+RETURN count(s) AS count

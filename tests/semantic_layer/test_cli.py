@@ -1,0 +1,54 @@
+"""`movieagent tools` and `movieagent tool NAME` over the test graph."""
+
+from __future__ import annotations
+
+import json
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from movieagent.cli import app
+
+
+@pytest.fixture
+def cli(tools_graph: Any, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
+    @contextmanager
+    def shared() -> Any:
+        yield tools_graph  # the session's graph, not closed by the command
+
+    monkeypatch.setattr("semantic_layer.cli.connect", shared)
+    return CliRunner()
+
+
+def test_tools_json_lists_every_tool_with_its_schema(cli: CliRunner) -> None:
+    result = cli.invoke(app, ["tools", "--json"])
+    assert result.exit_code == 0, result.output
+    tools = {t["name"]: t for t in json.loads(result.stdout)}
+    assert {"recommender", "information", "memory", "smalltalk", "movies_together"} <= set(tools)
+    assert tools["memory"]["schema"]["properties"]["rating"]["maximum"] == 5
+
+
+def test_tool_runs_one_tool(cli: CliRunner) -> None:
+    result = cli.invoke(app, ["tool", "information", "--args", '{"entity": "Heat"}', "--json"])
+    assert result.exit_code == 0, result.output
+    body = json.loads(result.stdout)
+    assert body["data"]["directors"] == ["Michael Mann"] and body["queries"]
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["tool", "information", "--args", "{nope"], "not valid JSON"),
+        (["tool", "information", "--args", "[1]"], "must be a JSON object"),
+        (["tool", "recommender", "--args", '{"genre": "Bollywood"}'], "invalid arguments"),
+        (["tool", "nosuch"], "no tool 'nosuch'"),
+    ],
+)
+def test_bad_input_is_a_clear_message_and_exit_1(
+    cli: CliRunner, args: list[str], words: str
+) -> None:
+    result = cli.invoke(app, args)
+    assert result.exit_code == 1
+    assert words in result.output.replace("\n", " ")

@@ -1,0 +1,82 @@
+"""Information against the enriched CSV and movies.csv, read independently."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+def _enriched(path: Path, movie_id: int) -> dict[str, Any]:
+    with path.open(encoding="utf-8", newline="") as f:
+        for row in csv.DictReader(f):
+            if int(row["movieId"]) == movie_id:
+                split = lambda v: [x.strip() for x in v.split("|") if x.strip()]  # noqa: E731
+                return {"actors": split(row["actors"]), "directors": split(row["director"])}
+    raise AssertionError(f"movie {movie_id} not in {path}")
+
+
+def _genres(release: Path, movie_id: int) -> list[str]:
+    with (release / "movies.csv").open(encoding="utf-8", newline="") as f:
+        for row in csv.DictReader(f):
+            if int(row["movieId"]) == movie_id:
+                return sorted(row["genres"].split("|"))
+    raise AssertionError(movie_id)
+
+
+@pytest.mark.parametrize(("title", "movie_id"), [("Heat", 6), ("Casino", 16), ("matrix", 2571)])
+def test_movie_facts_match_the_csvs(
+    tools: dict[str, Any], enriched_csv: Path, ml_small: Path, title: str, movie_id: int
+) -> None:
+    result = tools["information"].invoke({"entity": title})
+    assert result.ok and result.kind == "movie"
+    expected = _enriched(enriched_csv, movie_id)
+    assert result.data["movieId"] == movie_id
+    assert result.data["directors"] == sorted(expected["directors"])
+    assert result.data["cast"] == expected["actors"][: len(result.data["cast"])]
+    assert result.data["cast"][0] == expected["actors"][0]  # billing order kept
+    assert result.data["genres"] == _genres(ml_small, movie_id)
+    assert [q.mode for q in result.queries] == ["read"] * len(result.queries)
+
+
+def test_movie_ratings_match_ratings_csv(tools: dict[str, Any], csv_ratings: Any) -> None:
+    data = tools["information"].invoke({"entity": "Heat"}).data
+    assert data["ratingCount"] == csv_ratings.count[6]
+    assert data["ratingAvg"] == pytest.approx(csv_ratings.average[6], abs=0.01)
+    assert data["yourRating"] == csv_ratings.by_user[1].get(6)
+
+
+def test_filmography_as_actor_and_director(
+    tools: dict[str, Any], enriched_csv: Path, ml_small: Path
+) -> None:
+    known = set()
+    with (ml_small / "movies.csv").open(encoding="utf-8", newline="") as f:
+        known = {int(r["movieId"]) for r in csv.DictReader(f)}
+    directed, acted = set(), set()
+    with enriched_csv.open(encoding="utf-8", newline="") as f:
+        for row in csv.DictReader(f):
+            movie_id = int(row["movieId"])
+            if movie_id not in known:
+                continue
+            if "Clint Eastwood" in [x.strip() for x in row["director"].split("|")]:
+                directed.add(movie_id)
+            if "Clint Eastwood" in [x.strip() for x in row["actors"].split("|")]:
+                acted.add(movie_id)
+    result = tools["information"].invoke({"entity": "clint eastwood", "entity_type": "person"})
+    assert result.ok and result.kind == "person"
+    assert result.data["directedCount"] == len(directed)
+    assert result.data["actedInCount"] == len(acted)
+    assert {f["movieId"] for f in result.data["directed"]} == directed
+
+
+def test_an_ambiguous_title_returns_candidates_not_facts(tools: dict[str, Any]) -> None:
+    result = tools["information"].invoke({"entity": "Casino Royale"})
+    assert not result.ok and result.kind == "candidates" and result.data is None
+    assert {c.year for c in result.candidates} == {1967, 2006}
+
+
+def test_empty_entity_is_a_clear_error(tools: dict[str, Any]) -> None:
+    result = tools["information"].invoke({"entity": "  "})
+    assert not result.ok and result.kind == "error" and "No movie title" in result.message

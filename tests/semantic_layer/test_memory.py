@@ -1,0 +1,77 @@
+"""Memory writes only the session user's rating of exactly one movie."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from semantic_layer.graph_stats import graph_stats
+from semantic_layer.session import Session
+from semantic_layer.tools import build_tools
+from semantic_layer.users import FIRST_APP_USER_ID, forget_rating, user_ratings
+
+
+def _memory(graph: Any, session: Session) -> Any:
+    return next(t for t in build_tools(graph, session) if t.name == "memory")
+
+
+def _per_user(graph: Any) -> dict[int, tuple[int, float]]:
+    return {r["userId"]: (r["ratings"], r["total"]) for r in graph.read("test/user_ratings_count")}
+
+
+def test_a_rating_changes_only_the_session_user(writable: Any) -> None:
+    before = _per_user(writable)
+    stats = graph_stats(writable)
+    assert all(r["movieId"] != 2571 for r in user_ratings(writable, 5))
+    result = _memory(writable, Session(user_id=5)).invoke({"movie": "matrix", "rating": 1.5})
+    assert result.ok and result.data["movieId"] == 2571 and result.data["userId"] == 5
+    after = _per_user(writable)
+    assert {u for u in after if after[u] != before.get(u)} == {5}
+    assert after[5][0] == before[5][0] + 1
+    assert graph_stats(writable)["relationships"]["RATED"] == stats["relationships"]["RATED"] + 1
+
+
+def test_toy_story_rates_toy_story_only(writable: Any) -> None:
+    session = Session()
+    _memory(writable, session).invoke({"movie": "Toy Story", "rating": 5})
+    assert [r["movieId"] for r in user_ratings(writable, session.user_id)] == [1]
+
+
+def test_a_guest_gets_a_fresh_id_that_no_movielens_user_has(writable: Any) -> None:
+    first, second = Session(), Session()
+    _memory(writable, first).invoke({"movie": "Heat", "rating": 3})
+    _memory(writable, second).invoke({"movie": "Heat", "rating": 2})
+    assert first.user_id == FIRST_APP_USER_ID and second.user_id == FIRST_APP_USER_ID + 1
+    assert user_ratings(writable, first.user_id)[0]["rating"] == 3
+    assert user_ratings(writable, second.user_id)[0]["rating"] == 2
+
+
+def test_ambiguous_title_stores_nothing(writable: Any) -> None:
+    before = graph_stats(writable)
+    session = Session()
+    result = _memory(writable, session).invoke({"movie": "Casino Royale", "rating": 5})
+    assert not result.ok and result.kind == "candidates" and len(result.candidates) == 2
+    assert graph_stats(writable) == before and session.is_guest
+
+
+def test_rating_again_replaces_and_forget_removes(writable: Any) -> None:
+    memory = _memory(writable, Session(user_id=7))
+    memory.invoke({"movie": "Heat", "rating": 2})
+    result = memory.invoke({"movie": "Heat", "rating": 4.5})
+    assert result.data["previous"] == 2
+    assert [r["rating"] for r in user_ratings(writable, 7) if r["movieId"] == 6] == [4.5]
+    assert forget_rating(writable, 7, 6)
+    assert all(r["movieId"] != 6 for r in user_ratings(writable, 7))
+
+
+@pytest.mark.parametrize("rating", [0, 5.5, -1, "great"])
+def test_ratings_outside_1_to_5_are_refused(tools_graph: Any, rating: Any) -> None:
+    with pytest.raises(ValidationError):
+        _memory(tools_graph, Session(user_id=1)).invoke({"movie": "Heat", "rating": rating})
+
+
+def test_the_user_cannot_come_from_the_arguments(tools_graph: Any) -> None:
+    schema = _memory(tools_graph, Session(user_id=1)).tool_call_schema.model_json_schema()
+    assert set(schema["properties"]) == {"movie", "rating"}
