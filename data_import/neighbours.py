@@ -176,24 +176,23 @@ def _block_neighbours(
 ) -> tuple[np.ndarray, ...]:
     """Top `top_k` targets per source row of a block of the support matrix.
 
-    Keys `support * n + preference` are distinct within a row and order targets exactly as the
-    contract says, so the k-th largest key is a threshold that picks exactly the top k.
+    A row's k-th largest support is a threshold: every target at or above it is a candidate
+    (ties included), and only the candidates are ranked by (support, preference). Sorting the
+    int32 rows is the fastest way numpy has to find that threshold.
     """
     rows, n = block.shape
     support = block.toarray()
-    key = support.astype(np.int64)
-    key *= n
-    key += preference
-    key[support == 0] = -1
-    key[np.arange(rows), np.arange(start, start + rows)] = -1  # never the movie itself
+    support[np.arange(rows), np.arange(start, start + rows)] = 0  # never the movie itself
     if top_k < n:
-        threshold = np.partition(key, n - top_k, axis=1)[:, n - top_k]
-        chosen = key >= np.maximum(threshold, 0)[:, None]
+        threshold = np.sort(support, axis=1)[:, n - top_k]
+        candidate = support >= np.maximum(threshold, 1)[:, None]
     else:
-        chosen = key >= 0
-    row, target = np.nonzero(chosen)
-    order = np.lexsort((-key[row, target], row))
-    row, target = row[order], target[order]
+        candidate = support >= 1
+    row, target = np.nonzero(candidate)
+    value = support[row, target].astype(np.int64)
+    order = np.lexsort((-(value * n + preference[target]), row))
+    row, target, value = row[order], target[order], value[order]
     first = np.concatenate(([0], np.cumsum(np.bincount(row, minlength=rows))[:-1]))
     rank = np.arange(len(row)) - first[row] + 1
-    return row + start, target, support[row, target].astype(np.int64), rank
+    keep = rank <= top_k
+    return row[keep] + start, target[keep], value[keep], rank[keep]

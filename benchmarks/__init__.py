@@ -1,0 +1,1 @@
+"""Speed and memory figures: `make bench` (`python -m benchmarks`) runs every script here."""

@@ -1,0 +1,41 @@
+"""`make bench`: run every benchmark script in this folder at its default (small) scale.
+
+A benchmark is any `benchmarks/NAME.py` with a `main()`, except the helpers listed in `HELPERS`;
+each runs as `python -m benchmarks.NAME` in its own process, so its peak memory is its own.
+Larger runs are opt-in, for example `MOVIEAGENT_BENCH_RATINGS=25000000 make bench` (see
+`import_bench.py`). Exits non-zero if any benchmark fails.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+HELPERS = {"__init__", "__main__", "generate_movielens"}
+FIRST = ["import_bench"]  # the others read the graph the import makes
+
+
+def discover() -> list[str]:
+    names = sorted(
+        p.stem
+        for p in HERE.glob("*.py")
+        if p.stem not in HELPERS and "def main(" in p.read_text(encoding="utf-8")
+    )
+    return [n for n in FIRST if n in names] + [n for n in names if n not in FIRST]
+
+
+def main() -> None:
+    failed = []
+    for name in discover():
+        print(f"\n### benchmarks.{name}", flush=True)
+        done = subprocess.run([sys.executable, "-m", f"benchmarks.{name}"], cwd=HERE.parent)
+        if done.returncode:
+            failed.append(name)
+    if failed:
+        sys.exit(f"failed: {', '.join(failed)}")
+
+
+if __name__ == "__main__":
+    main()
