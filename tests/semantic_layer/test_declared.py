@@ -55,6 +55,7 @@ def test_shipped_declared_tools(tools: dict[str, Any]) -> None:
     together = tools["movies_together"].invoke(
         {"first_person": "Robert De Niro", "second_person": "Martin Scorcese"}
     )
+    assert together.ok, together.message
     assert {"Casino", "Goodfellas", "Raging Bull"} <= {r["title"] for r in together.data}
     tagged = tools["most_tagged"].invoke({"tag": "PIXAR"})
     assert tagged.ok and "Toy Story" in {r["title"] for r in tagged.data}

@@ -1,0 +1,2 @@
+CALL db.indexes() YIELD label, status
+RETURN label, status
