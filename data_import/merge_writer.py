@@ -60,16 +60,16 @@ class MergeWriter:
         stats.written += self._write("import/tags", rows)
 
     def derived(self, derived: Derived, stats: PhaseStats) -> None:
+        """Statistics per movie, then SIMILAR deleted and rewritten between node ids (an id
+        lookup is several times faster than an index lookup for 300k edges)."""
         self._write("import/movie_stats", movie_stats_rows(derived))
         self.graph.write("import/similar_delete")
+        node = {r["movieId"]: r["node"] for r in self.graph.read("import/movie_nodes")}
         similar = derived.similar
         columns = (similar.source, similar.target, similar.support, similar.rank)
         for start in range(0, len(similar), self.rating_batch_size):
             part = [c[start : start + self.rating_batch_size].tolist() for c in columns]
-            rows = [
-                {"source": s, "target": t, "support": n, "rank": k}
-                for s, t, n, k in zip(*part, strict=True)
-            ]
+            rows = [[node[s], node[t], n, k] for s, t, n, k in zip(*part, strict=True)]
             self.graph.write("import/similar", {"rows": rows})
             stats.written += len(rows)
 

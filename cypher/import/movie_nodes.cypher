@@ -1,0 +1,2 @@
+MATCH (m:Movie)
+RETURN m.movieId AS movieId, id(m) AS node

@@ -1,0 +1,2 @@
+MATCH (m:Movie)
+RETURN m.movieId AS movieId, elementId(m) AS node
