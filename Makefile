@@ -20,7 +20,7 @@ $(BIN)/movieagent: pyproject.toml
 install: $(BIN)/movieagent
 
 $(VENV)/.dev-installed: $(BIN)/movieagent
-	$(BIN)/pip install --quiet -e '.[llamacpp,dev]'
+	$(BIN)/pip install --quiet -e '.[llamacpp,dev,eval]'
 	@touch $@
 
 install-dev: $(VENV)/.dev-installed
