@@ -5,8 +5,10 @@ VENV ?= .venv
 PYTHON ?= $(shell for p in python3.12 $$HOME/.pyenv/versions/3.12*/bin/python3.12 python3.13 python3; do \
 	$$p -c 'import sys; sys.exit(sys.version_info[:2] < (3, 12))' 2>/dev/null && { echo $$p; break; }; done)
 BIN := $(VENV)/bin
-MOVIELENS ?=
-ENRICH ?=
+# A MovieLens copy beside the checkout (../shared/data, as in our workspace) is used when present;
+# otherwise `movieagent import` downloads ml-latest-small from GroupLens (cached).
+MOVIELENS ?= $(firstword $(wildcard ../shared/data/movielens/ml-latest-small))
+ENRICH ?= $(firstword $(wildcard ../shared/data/movielens/enriched/movies.csv))
 
 .PHONY: install install-dev run import ui test lint format typecheck check-cypher bench clean
 
