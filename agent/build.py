@@ -1,7 +1,8 @@
-"""Wiring shared by the front ends: the session's tools over a graph, and the agent over them.
+"""The one wiring from settings and a session to an agent, shared by every front end.
 
-`movieagent ask/chat` and the Streamlit app both build one `Agent` per conversation turn from
-an LLM (built once), the graph (connected once) and the session user's tools.
+`movieagent ask/chat`, the Streamlit app and `movieagent eval` build the LLM once
+(`agent.llm.factory.build_llm`), connect the graph once, and then make one `Agent` per
+conversation (or turn) from the session user's tools with `build_agent(llm, session_tools(...))`.
 """
 
 from __future__ import annotations

@@ -1,28 +1,52 @@
-"""Agent commands: `movieagent ask "QUESTION"` and `movieagent chat`."""
+"""Agent commands: `movieagent ask "QUESTION"` and `movieagent chat`.
+
+Who is asking. Without `--user-id` the conversation is a guest's; the first rating the Memory
+tool stores gives the guest a fresh user id (10,000,000 and up, never a MovieLens id). The
+command then prints that id on stderr, and the rest of the conversation uses it. `--user-id N`
+takes a user with ratings (a MovieLens user, or one made by an earlier conversation), or an id of
+the application's own range (10,000,000 and up) with no ratings yet, which stderr points out. An
+id below that range with no ratings is refused: it belongs to MovieLens, and a larger release
+would bring a stranger's ratings under it. The model never chooses the user: no tool takes one.
+
+Before the first question the graph must hold movies and the model must answer; each missing
+piece is one sentence on stderr (what to run or start), and the command exits with 1.
+"""
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated, Any
+from dataclasses import dataclass, field
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
+from agent.build import DEFAULT_MAX_STEPS, build_agent, session_tools
 from agent.errors import AgentError
 from agent.events import AnswerToken, Correction, ErrorEvent, FinalAnswer, LLMRetry, ToolCallEvent
-from agent.llm.base import ChatMessage
+from agent.llm.base import LLM, ChatMessage
 from agent.llm.factory import build_llm
 from agent.loop import Agent
+from agent.readiness import graph_problem, llm_problem
 from agent.result import AgentResult
 from agent.settings import LLMSettings
-
-GUEST_USER_ID = 0  # MovieLens user ids start at 1, so the guest never reads someone's ratings
+from semantic_layer.errors import SemanticLayerError
+from semantic_layer.graph import Graph, connect
+from semantic_layer.session import Session
+from semantic_layer.user_ratings import count_ratings
+from semantic_layer.users import FIRST_APP_USER_ID
 
 UserOption = Annotated[
-    int | None, typer.Option("--user-id", help="Whose ratings to use and store (default: a guest).")
+    int | None,
+    typer.Option(
+        "--user-id",
+        min=1,
+        help="Whose ratings to use and store: a user with ratings, or a new id from 10000000 up "
+        "(default: a guest, who gets a fresh id with the first rating).",
+    ),
 ]
 LLMOption = Annotated[
     str | None,
@@ -40,24 +64,29 @@ def ask_command(
     user_id: UserOption = None,
     llm: LLMOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print answer, steps and costs.")] = False,
-    max_steps: StepsOption = 5,
+    max_steps: StepsOption = DEFAULT_MAX_STEPS,
 ) -> None:
     """Answer one question with the agent."""
-    with _agent(llm, user_id, max_steps) as agent:
-        result = _run(agent, question, [], stream_answer=not as_json)
+    with _conversation(llm, user_id, max_steps) as conversation:
+        result = conversation.ask(question, stream_answer=not as_json)
     if as_json:
-        typer.echo(json.dumps(report(result), indent=2, ensure_ascii=False, default=str))
+        data = {**report(result), "user_id": conversation.session.user_id or None}
+        typer.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
     if result.stop_reason == "error":
         raise typer.Exit(1)
 
 
 def chat_command(
-    user_id: UserOption = None, llm: LLMOption = None, max_steps: StepsOption = 5
+    user_id: UserOption = None, llm: LLMOption = None, max_steps: StepsOption = DEFAULT_MAX_STEPS
 ) -> None:
     """Talk with the agent; follow-up questions see the conversation so far. Ctrl-D ends it."""
-    history: list[ChatMessage] = []
-    with _agent(llm, user_id, max_steps) as agent:
-        err.print(f"[dim]{agent.llm.describe()}; {len(agent.tools)} tools. Ctrl-D to leave.[/dim]")
+    with _conversation(llm, user_id, max_steps) as conversation:
+        agent, session = conversation.agent, conversation.session
+        who = "a guest" if session.is_guest else f"user {session.user_id}"
+        err.print(
+            f"[dim]{escape(agent.llm.describe())}; {len(agent.tools)} tools; you are {who}. "
+            "Ctrl-D to leave.[/dim]"
+        )
         while True:
             try:
                 question = input("you> ").strip()
@@ -69,11 +98,28 @@ def chat_command(
             if not question:
                 continue
             typer.echo("agent> ", nl=False)
-            result = _run(agent, question, history, stream_answer=True)
-            history += [
-                ChatMessage(role="user", content=question),
-                ChatMessage(role="assistant", content=result.answer),
-            ]
+            conversation.ask(question, stream_answer=True)
+
+
+@dataclass
+class Conversation:
+    """One agent over the session user's tools, and the questions and answers so far."""
+
+    agent: Agent
+    session: Session
+    history: list[ChatMessage] = field(default_factory=list)
+
+    def ask(self, question: str, *, stream_answer: bool) -> AgentResult:
+        was_guest = self.session.is_guest
+        result = _run(self.agent, question, self.history, stream_answer)
+        self.history += [
+            ChatMessage(role="user", content=question),
+            ChatMessage(role="assistant", content=result.answer),
+        ]
+        if was_guest and not self.session.is_guest:  # the Memory tool made the guest a user
+            user = self.session.user_id
+            err.print(f"You are now user {user}; pass --user-id {user} to keep your ratings.")
+        return result
 
 
 def report(result: AgentResult) -> dict[str, Any]:
@@ -115,11 +161,11 @@ def _run(
         elif isinstance(event, ToolCallEvent):
             rows = sum(q.rows for q in event.result.queries) if event.result else 0
             args = json.dumps(event.input, ensure_ascii=False)
-            err.print(f"[dim]  ↳ {event.tool} {args}: {rows} rows, {event.ms:.0f} ms[/dim]")
+            err.print(f"[dim]  ↳ {event.tool} {escape(args)}: {rows} rows, {event.ms:.0f} ms[/dim]")
         elif isinstance(event, (Correction, LLMRetry)):
-            err.print(f"[dim]  ↳ {event.type}: {getattr(event, 'reason', '')}[/dim]")
+            err.print(f"[dim]  ↳ {event.type}: {escape(getattr(event, 'reason', ''))}[/dim]")
         elif isinstance(event, ErrorEvent):
-            err.print(f"[red]error:[/red] {event.message}")
+            err.print(f"[red]error:[/red] {escape(event.message)}")
         elif isinstance(event, FinalAnswer):
             if stream_answer and event.stop_reason != "error":
                 typer.echo()
@@ -128,32 +174,60 @@ def _run(
 
 
 @contextmanager
-def _agent(spec: str | None, user_id: int | None, max_steps: int) -> Iterator[Agent]:
-    """The configured LLM and the real tools over the configured graph."""
-    from semantic_layer.errors import SemanticLayerError
-    from semantic_layer.graph import connect
-    from semantic_layer.session import Session
-
+def _conversation(spec: str | None, user_id: int | None, max_steps: int) -> Iterator[Conversation]:
+    """The agent for one command, once the graph and the model are known to be usable."""
     try:
-        settings = LLMSettings.from_env(spec=spec)
-        llm = build_llm(settings)
-        try:  # looked up at run time: the tools arrive with the semantic layer
-            build_tools = importlib.import_module("semantic_layer.tools").build_tools
-        except (ImportError, AttributeError) as e:
-            err.print(f"[red]error:[/red] the semantic-layer tools are not available ({e}).")
-            raise typer.Exit(1) from e
-        with connect() as graph:
-            session = Session(user_id=GUEST_USER_ID if user_id is None else user_id)
-            yield Agent(
-                llm,
-                build_tools(graph, session),
-                max_steps=max_steps,
-                call_timeout_s=settings.timeout_s,
-                max_new_tokens=settings.max_new_tokens,
-            )
+        with _services(spec) as (settings, llm, graph):
+            _check_ready(graph, llm, settings)
+            session = _session(graph, user_id)
+            tools = session_tools(graph, session)
+            yield Conversation(build_agent(llm, tools, settings, max_steps=max_steps), session)
     except (AgentError, SemanticLayerError) as e:
-        err.print(f"[red]error:[/red] {e}")
-        raise typer.Exit(1) from e
+        _fail(str(e))
+
+
+@contextmanager
+def _services(spec: str | None) -> Iterator[tuple[LLMSettings, LLM, Graph]]:
+    """The LLM named by `--llm` or the environment, and the configured graph."""
+    settings = LLMSettings.from_env(spec=spec)
+    llm = build_llm(settings)
+    with connect() as graph:
+        yield settings, llm, graph
+
+
+def _check_ready(graph: Graph, llm: LLM, settings: LLMSettings) -> None:
+    problems = [graph_problem(graph)]
+    if problems[0] is None or settings.kind != "llamacpp":  # no loading a local model for nothing
+        problems.append(llm_problem(llm))
+    sentences = [p for p in problems if p]
+    for sentence in sentences[:-1]:
+        err.print(f"[red]error:[/red] {escape(sentence)}")
+    if sentences:
+        _fail(sentences[-1])
+
+
+def _session(graph: Graph, user_id: int | None) -> Session:
+    """The guest, or `user_id` when it has ratings or lies in the application's own range."""
+    if user_id is None:
+        return Session()
+    if count_ratings(graph, user_id) == 0:
+        if user_id < FIRST_APP_USER_ID:
+            _fail(
+                f"User {user_id} is not in the graph, and ids below {FIRST_APP_USER_ID} belong "
+                "to MovieLens: leave out --user-id to start as a new user, or pass the id an "
+                "earlier conversation gave you.",
+                code=2,
+            )
+        err.print(
+            f"User {user_id} has no ratings yet: recommendations start from scratch, and the "
+            "ratings you give are stored under this id."
+        )
+    return Session(user_id=user_id)
+
+
+def _fail(sentence: str, code: int = 1) -> NoReturn:
+    err.print(f"[red]error:[/red] {escape(sentence)}")
+    raise typer.Exit(code)
 
 
 def register(app: typer.Typer) -> None:

@@ -3,9 +3,10 @@
 `Agent.stream` yields typed events (see `agent.events`) and always ends with one `FinalAnswer`;
 `Agent.ask` runs the same loop and returns the `AgentResult`. Nothing the model writes can
 raise: unusable replies and invalid arguments go back to it as corrections, the last allowed
-step admits only a Final Answer, and limits end in a default answer. Transient server errors
-are retried with exponential backoff; an unreachable model ends the run with an `ErrorEvent`
-and a `FinalAnswer` whose text says what to start.
+step admits only a Final Answer, and limits end in a default answer (`agent.answers`, in the
+question's language). Transient server errors are retried with exponential backoff; an
+unreachable model ends the run with an `ErrorEvent` and a `FinalAnswer` whose text says what
+to start.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 
 from langchain_core.tools import BaseTool
 
+from agent.answers import default_answer
 from agent.dispatch import ArgumentsError, describe_arguments, run_tool, validate_arguments
 from agent.errors import AgentError, LLMUnavailableError
 from agent.events import (
@@ -51,10 +53,6 @@ from semantic_layer.tools.result import Candidate, ToolResult
 log = logging.getLogger(__name__)
 
 STOP_SEQUENCES = ["Observation:"]
-STEP_LIMIT_ANSWER = (
-    "Sorry, I could not work out an answer in {steps} steps. Could you ask it more specifically?"
-)
-CANDIDATES_ANSWER = "Several titles match: {options}. Which one do you mean?"
 History = Iterable[ChatMessage | Mapping[str, str]]
 
 
@@ -247,8 +245,10 @@ class Agent:
     def _default_answer(self, run: _Run) -> str:
         if run.candidates:
             options = ", ".join(c.label for c in run.candidates)
-            return CANDIDATES_ANSWER.format(options=options)
-        return run.fallback_answer or STEP_LIMIT_ANSWER.format(steps=self.max_steps)
+            return default_answer("candidates", run.question, options=options)
+        return run.fallback_answer or default_answer(
+            "step_limit", run.question, steps=str(self.max_steps)
+        )
 
 
 class _Run:

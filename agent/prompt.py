@@ -42,7 +42,10 @@ class PromptTemplate:
     def load(
         cls, name: str, inputs: Iterable[str], directory: Path = PROMPTS_DIR
     ) -> PromptTemplate:
-        text = (directory / f"{name}.txt").read_text(encoding="utf-8").strip()
+        path = directory / f"{name}.txt"
+        if not path.is_file():
+            raise PromptTemplateError(f"prompt file {path} is missing; restore it.")
+        text = path.read_text(encoding="utf-8").strip()
         declared = frozenset(inputs)
         found = {
             m.group("named") or m.group("braced")

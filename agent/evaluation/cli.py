@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 import time
+from dataclasses import replace
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
 
+from agent.build import DEFAULT_MAX_STEPS, session_tools
 from agent.errors import AgentError
 from agent.evaluation.outcome import Outcome
 from agent.evaluation.questions import Question, QuestionSetError, load_questions
@@ -48,20 +49,18 @@ def eval_command(
     category: Annotated[
         list[str] | None, typer.Option("--category", help="Only these categories (repeatable).")
     ] = None,
-    max_steps: Annotated[int, typer.Option("--max-steps", min=1)] = 5,
+    max_steps: Annotated[int, typer.Option("--max-steps", min=1)] = DEFAULT_MAX_STEPS,
     max_new_tokens: Annotated[int, typer.Option("--max-new-tokens", min=16)] = 400,
 ) -> None:
     """Measure tool choice, arguments, facts, parse failures, cost and latency on a question set."""
     try:
         questions = _select(load_questions(set_path).questions, category, limit)
-        settings = LLMSettings.from_env(spec=llm)
+        settings = replace(LLMSettings.from_env(spec=llm), max_new_tokens=max_new_tokens)
         model = build_llm(settings)
     except (QuestionSetError, AgentError) as e:
         err.print(f"[red]error:[/red] {e}")
         raise typer.Exit(2) from e
-    subjects: list[Subject] = [
-        AgentSubject(model, max_steps=max_steps, max_new_tokens=max_new_tokens)
-    ]
+    subjects: list[Subject] = [AgentSubject(model, settings, max_steps=max_steps)]
     if baseline:
         from agent.evaluation.baseline import BaselineSubject
 
@@ -94,12 +93,6 @@ def _run_all(
     from semantic_layer.errors import SemanticLayerError
     from semantic_layer.graph import connect
 
-    try:
-        build_tools: Any = importlib.import_module("semantic_layer.tools").build_tools
-    except (ImportError, AttributeError) as e:
-        err.print(f"[red]error:[/red] the semantic-layer tools are not available ({e}).")
-        raise typer.Exit(1) from e
-
     def progress(question: Question, outcome: Outcome) -> None:
         if not quiet:
             tools = ",".join(u.tool for u in outcome.tools) or "-"
@@ -115,10 +108,10 @@ def _run_all(
                 runs[subject.name] = run_set(
                     subject,
                     questions,
-                    lambda session: build_tools(scratch, session),
+                    lambda session: session_tools(scratch, session),
                     progress=progress,
                 )
-    except SemanticLayerError as e:
+    except (AgentError, SemanticLayerError) as e:
         err.print(f"[red]error:[/red] {e}")
         raise typer.Exit(1) from e
     return runs

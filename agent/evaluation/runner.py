@@ -17,11 +17,12 @@ from typing import Protocol
 
 from langchain_core.tools import BaseTool
 
+from agent.build import DEFAULT_MAX_STEPS, build_agent
 from agent.evaluation.outcome import Outcome, ToolUse
 from agent.evaluation.questions import Question, Rating
 from agent.events import Correction, FinalAnswer
 from agent.llm.base import LLM, ChatMessage
-from agent.loop import Agent
+from agent.settings import LLMSettings
 from semantic_layer.session import Session
 
 log = logging.getLogger(__name__)
@@ -43,13 +44,15 @@ class AgentSubject:
 
     name = "agent"
 
-    def __init__(self, llm: LLM, *, max_steps: int = 5, max_new_tokens: int = 400) -> None:
+    def __init__(
+        self, llm: LLM, settings: LLMSettings | None = None, *, max_steps: int = DEFAULT_MAX_STEPS
+    ) -> None:
         self.llm = llm
+        self.settings = settings
         self.max_steps = max_steps
-        self.max_new_tokens = max_new_tokens
 
     def run(self, question: Question, tools: Sequence[BaseTool]) -> Outcome:
-        agent = Agent(self.llm, tools, max_steps=self.max_steps, max_new_tokens=self.max_new_tokens)
+        agent = build_agent(self.llm, tools, self.settings, max_steps=self.max_steps)
         history = [ChatMessage(role=t.role, content=t.content) for t in question.history]
         started = time.perf_counter()
         parse_failures = 0

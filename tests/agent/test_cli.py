@@ -11,6 +11,8 @@ from typer.testing import CliRunner
 
 import agent.cli
 from agent import Agent
+from agent.cli import Conversation
+from semantic_layer.session import Session
 from tests.agent.fakes import ScriptedLLM, call, final, information, recommender
 
 
@@ -19,10 +21,11 @@ def scripted(monkeypatch: pytest.MonkeyPatch) -> ScriptedLLM:
     llm = ScriptedLLM()
 
     @contextmanager
-    def fake_agent(spec: str | None, user_id: int | None, max_steps: int) -> Iterator[Agent]:
-        yield Agent(llm, [recommender(), information()], max_steps=max_steps)
+    def fake(spec: str | None, user_id: int | None, max_steps: int) -> Iterator[Conversation]:
+        agent = Agent(llm, [recommender(), information()], max_steps=max_steps)
+        yield Conversation(agent, Session())
 
-    monkeypatch.setattr(agent.cli, "_agent", fake_agent)
+    monkeypatch.setattr(agent.cli, "_conversation", fake)
     return llm
 
 
@@ -38,6 +41,7 @@ def test_ask_json(scripted: ScriptedLLM) -> None:
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     assert report["answer"] == "Michael Mann."
+    assert report["user_id"] is None  # a guest who stored nothing
     assert report["llm_calls"] == 2
     assert report["steps"][0]["tool"] == "information"
     assert report["steps"][0]["input"] == {"entity": "Heat"}
@@ -60,9 +64,3 @@ def test_chat_keeps_history(scripted: ScriptedLLM) -> None:
     assert "Michael Mann." in result.stdout
     second = scripted.requests[1].messages
     assert [m.role for m in second] == ["user", "assistant", "user"]
-
-
-def test_bad_llm_spec_is_one_sentence() -> None:
-    result = CliRunner().invoke(app(), ["ask", "hi", "--llm", "gpt4"])
-    assert result.exit_code == 1
-    assert "is not an LLM spec" in result.stderr
