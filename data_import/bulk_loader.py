@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -18,7 +19,8 @@ class BulkLoadError(ImportDataError):
 
 
 class BulkLoader:
-    """Creates nodes then edges in a graph that must not exist yet; counts what FalkorDB made.
+    """Creates nodes then edges in a graph that must not exist yet; counts what FalkorDB made
+    (in all, and per label or relationship type in `created`).
 
     Node ids are assigned in the order nodes are sent, starting at 0: `nodes` returns the ids
     of the nodes it created, for the edges that point at them.
@@ -38,6 +40,7 @@ class BulkLoader:
         self.next_id = 0
         self.nodes_created = 0
         self.edges_created = 0
+        self.created: Counter[str] = Counter()  # per label or relationship type
         self._begun = False
 
     def nodes(self, label: str, properties: Sequence[str], rows: Iterable[Sequence[Any]]) -> range:
@@ -115,6 +118,7 @@ class BulkLoader:
         created = _created(reply)
         self.nodes_created += created[0]
         self.edges_created += created[1]
+        self.created[name] += created[1] if edges else created[0]
         if not edges:
             self.next_id += count
         if self.on_sent:

@@ -1,13 +1,16 @@
 """The large-release path on FalkorDB: gather the whole release, then build the graph anew.
 
 The reading phases only collect rows; `build` deletes the graph and recreates it with
-`GRAPH.BULK` (see `bulk_format`), then the importer creates the indexes and constraints.
-Re-running rebuilds the same graph, so it is idempotent too, but anything else the graph held
-(users the app created) is gone: that is why it is chosen for large releases or on request.
+`GRAPH.BULK` (see `bulk_format`), then credits each reading phase with the nodes and edges it
+wrote for it. The importer then creates the indexes and constraints and writes back the users
+the app created (`app_users`). Re-running rebuilds the same graph, so it is idempotent too;
+anything else the graph held is gone: that is why it is chosen for an empty graph, for large
+releases or on request.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,9 +47,11 @@ class BulkWriter:
         self.graph = graph
         self.on_sent = on_sent
         self.release = _Release()
+        self.phases: dict[str, PhaseStats] = {}  # the reading phases, credited by `build`
 
     def movies(self, rows: list[dict[str, Any]], genres: list[str], stats: PhaseStats) -> None:
         self.release.movies, self.release.genres = rows, genres
+        self.phases["movies"] = stats
 
     def enrichment(
         self,
@@ -58,15 +63,19 @@ class BulkWriter:
     ) -> None:
         r = self.release
         r.details, r.people, r.acted, r.directed = details, people, acted, directed
+        self.phases["enrichment"] = stats
 
     def ratings(self, ratings: RatingArrays, stats: PhaseStats) -> None:
         self.release.ratings = ratings
+        self.phases["ratings"] = stats
 
     def tags(self, rows: list[dict[str, Any]], new_users: list[int], stats: PhaseStats) -> None:
         self.release.tags, self.release.tag_users = rows, new_users
+        self.phases["tags"] = stats
 
     def derived(self, derived: Derived, stats: PhaseStats) -> None:
         self.release.derived = derived
+        self.phases["derived"] = stats
 
     @property
     def total(self) -> int:
@@ -128,7 +137,26 @@ class BulkWriter:
             movie_nodes[np.searchsorted(movie_ids, similar.target)],
             {"support": similar.support, "rank": similar.rank},
         )
-        stats.written = loader.nodes_created + loader.edges_created
+        stats.wrote("nodes", loader.nodes_created)
+        stats.wrote("edges", loader.edges_created)
+        self._credit_phases(loader.created)
+
+    def _credit_phases(self, created: Counter[str]) -> None:
+        """Each reading phase's `written`: what the build created from its rows."""
+        tag_users = min(len(self.release.tag_users), created["User"])
+        shares = {
+            "movies": {"Movie": created["Movie"], "Genre": created["Genre"],
+                       "IN_GENRE": created["IN_GENRE"]},
+            "enrichment": {"Person": created["Person"], "ACTED_IN": created["ACTED_IN"],
+                           "DIRECTED": created["DIRECTED"]},
+            "ratings": {"User": created["User"] - tag_users, "RATED": created["RATED"]},
+            "tags": {"User": tag_users, "TAGGED": created["TAGGED"]},
+            "derived": {"SIMILAR": created["SIMILAR"]},
+        }  # fmt: skip
+        for phase, share in shares.items():
+            if phase in self.phases:
+                for what, count in share.items():
+                    self.phases[phase].wrote(what, count)
 
     def _movie_rows(self) -> list[dict[str, Any]]:
         r = self.release

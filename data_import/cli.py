@@ -39,8 +39,9 @@ def import_command(
         typer.Option(
             "--bulk/--no-bulk",
             help="Rebuild the embedded graph from scratch with FalkorDB's bulk loader (fast; "
-            "drops anything else in the graph). Default: into an empty graph, or for releases above "
-            f"{BULK_THRESHOLD:,} ratings. Neo4j always uses batched MERGE.",
+            "keeps the users the app created and their ratings, drops anything else). Default: "
+            f"into an empty graph, or for releases above {BULK_THRESHOLD:,} ratings. Neo4j always "
+            "uses batched MERGE.",
         ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,

@@ -4,7 +4,9 @@ Phases read and validate each file (bad rows are reported by file and line), the
 to a writer: `MergeWriter` (batched, parameterized, idempotent `MERGE` writes, both backends) or,
 on FalkorDB for an empty graph or a large release, `BulkWriter` (rebuilds the graph with
 `GRAPH.BULK`). After the ratings, the `derived` phase writes rating statistics and SIMILAR edges
-(`neighbours`). One progress bar per phase, and a report of rows read, written and skipped.
+(`neighbours`). The bulk path then writes back the users the app created (`app_users`). Last,
+the import waits until the indexes FalkorDB builds in the background are usable. One progress
+bar per phase, and a report of rows read, written and skipped.
 """
 
 from __future__ import annotations
@@ -14,12 +16,12 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-from data_import import neighbours, readers
+from data_import import app_users, neighbours, readers
 from data_import.bulk_writer import BulkWriter
 from data_import.errors import ImportDataError, SourceError
 from data_import.merge_writer import MergeWriter
@@ -34,6 +36,16 @@ from semantic_layer.normalize import normalize_name, normalize_title
 # FalkorDB takes the bulk path into an empty graph, or above this many ratings (it then rebuilds
 # the graph); otherwise batched MERGE updates the graph in place and keeps what else it holds.
 BULK_THRESHOLD = 1_000_000
+INDEX_TIMEOUT_S = 300.0
+
+
+@runtime_checkable
+class IndexWaiter(Protocol):
+    """A backend that can wait for its background-built indexes (both backends are)."""
+
+    def wait_for_indexes(
+        self, timeout_s: float, on_progress: Callable[[int, int], None] | None = None
+    ) -> list[str]: ...
 
 
 @dataclass
@@ -43,6 +55,7 @@ class ImportOptions:
     show_progress: bool = True
     bulk: bool | None = None  # None: see BULK_THRESHOLD
     max_likes_per_user: int = neighbours.MAX_LIKES_PER_USER
+    index_timeout_s: float = INDEX_TIMEOUT_S
 
 
 class MovieLensImporter:
@@ -70,7 +83,9 @@ class MovieLensImporter:
         if self._use_bulk(release / readers.RATINGS.name):
             self.writer = BulkWriter(self.graph, on_sent=self._advance)
             self.report.notes.append(
-                "bulk path: the graph was rebuilt from scratch with GRAPH.BULK"
+                "bulk path: the graph was rebuilt from scratch with GRAPH.BULK; the reading "
+                "phases gather rows and `build` writes them all (each phase's `written` is what "
+                "the build wrote for it, `build` shows the total)"
             )
         with self._progress() as progress:
             self._progress_bar = progress
@@ -83,12 +98,16 @@ class MovieLensImporter:
             ratings = self._ratings(release)
             self._tags(release, ratings)
             self._derived(ratings)
-            if not self.writer.schema_first:
-                total = self.writer.total if isinstance(self.writer, BulkWriter) else None
-                with self._phase("build", total) as stats:
+            if isinstance(self.writer, BulkWriter):
+                with self._phase("build", self.writer.total) as stats:
+                    kept = app_users.keep(self.graph)  # read just before the graph is deleted
                     self.writer.build(stats)
                 with self._phase("schema"):
                     self.graph.ensure_schema()
+                self._wait_for_indexes()
+                self._restore(kept)
+            else:
+                self._wait_for_indexes()
         return self.report
 
     def _use_bulk(self, ratings: Path) -> bool:
@@ -111,6 +130,43 @@ class MovieLensImporter:
             if "empty key" in str(e):  # FalkorDB: no graph of that name yet
                 return True
             raise
+
+    def _wait_for_indexes(self) -> None:
+        """Return only once lookups and full-text search work, or say in the report why not."""
+        if not isinstance(self.graph, IndexWaiter):
+            return
+        with self._phase("indexes") as stats:
+
+            def progress(ready: int, total: int) -> None:
+                stats.read = total
+                self._progress_bar.update(self._task, completed=ready, total=total)
+
+            pending = self.graph.wait_for_indexes(self.options.index_timeout_s, progress)
+        self.report.indexes_pending = pending
+        if pending:
+            self.report.notes.append(
+                f"{len(pending)} indexes were still being built after "
+                f"{self.options.index_timeout_s:.0f} s ({'; '.join(pending[:3])}): title and "
+                "name search may find nothing until they are done (the database finishes them "
+                "on its own; `movieagent stats` works meanwhile)"
+            )
+
+    def _restore(self, kept: app_users.KeptUsers) -> None:
+        if not kept.users:
+            return
+        with self._phase("app users", len(kept.ratings) + len(kept.tags)) as stats:
+            settings = getattr(self.graph, "settings", None)
+            restored = app_users.restore(
+                self.graph, kept, self.movie_ids, self.options.batch_size,
+                getattr(settings, "data_dir", None),
+            )  # fmt: skip
+            stats.read = len(kept.users) + len(kept.ratings) + len(kept.tags)
+            stats.wrote("User", restored.users)
+            stats.wrote("RATED", restored.ratings)
+            stats.wrote("TAGGED", restored.tags)
+            stats.skipped = len(restored.lost)
+        self.report.notes.append(restored.note())
+        self.report.app_users = restored.to_dict()
 
     # -- phases --------------------------------------------------------------------------------
 
@@ -144,7 +200,7 @@ class MovieLensImporter:
                 row["movieId"]: (row["imdbId"], row["tmdbId"])
                 for _, row in self._read(path, readers.LINKS, stats)
             }
-            stats.written = len(links)
+            stats.wrote("Movie links", len(links))
         return links
 
     def _enrichment(self, path: Path) -> None:
@@ -166,8 +222,8 @@ class MovieLensImporter:
             if unknown:
                 shown = ", ".join(map(str, unknown[:10]))
                 self.report.notes.append(
-                    f"{len(unknown):,} rows of {path.name} name a movieId that is not in the "
-                    f"release (first: {shown}); they were skipped"
+                    f"{len(unknown):,} rows of the enriched list {path} name a movieId that "
+                    f"is not in the release (first: {shown}); they were skipped"
                 )
             self.report.unmatched_enrichment = unknown
             names = sorted({name for name, _ in acted} | {name for name, _ in directed})

@@ -26,9 +26,10 @@ class MergeWriter:
         self.rating_batch_size = rating_batch_size
 
     def movies(self, rows: list[dict[str, Any]], genres: list[str], stats: PhaseStats) -> None:
-        self._write("import/genres", genres)
-        stats.written += self._write("import/movies", rows)
+        stats.wrote("Genre", self._write("import/genres", genres))
+        stats.wrote("Movie", self._write("import/movies", rows))
         self._write("import/movie_genres", rows)
+        stats.wrote("IN_GENRE", sum(len(set(r["genres"])) for r in rows))
 
     def enrichment(
         self,
@@ -39,12 +40,12 @@ class MergeWriter:
         stats: PhaseStats,
     ) -> None:
         self._write("import/movie_details", details)
-        stats.written += self._write("import/people", people)
-        self._write("import/acted_in", acted)
-        self._write("import/directed", directed)
+        stats.wrote("Person", self._write("import/people", people))
+        stats.wrote("ACTED_IN", self._write("import/acted_in", acted))
+        stats.wrote("DIRECTED", self._write("import/directed", directed))
 
     def ratings(self, ratings: RatingArrays, stats: PhaseStats) -> None:
-        self._write("import/users", np.unique(ratings.user).tolist())
+        stats.wrote("User", self._write("import/users", np.unique(ratings.user).tolist()))
         columns = (ratings.user, ratings.movie, ratings.rating, ratings.timestamp)
         for start in range(0, len(ratings), self.rating_batch_size):
             part = [c[start : start + self.rating_batch_size].tolist() for c in columns]
@@ -53,11 +54,11 @@ class MergeWriter:
                 for u, m, r, t in zip(*part, strict=True)
             ]
             self.graph.write("import/ratings", {"rows": rows})
-            stats.written += len(rows)
+            stats.wrote("RATED", len(rows))
 
     def tags(self, rows: list[dict[str, Any]], new_users: list[int], stats: PhaseStats) -> None:
-        self._write("import/users", new_users)
-        stats.written += self._write("import/tags", rows)
+        stats.wrote("User", self._write("import/users", new_users))
+        stats.wrote("TAGGED", self._write("import/tags", rows))
 
     def derived(self, derived: Derived, stats: PhaseStats) -> None:
         """Statistics per movie, then SIMILAR deleted and rewritten between node ids (an id
@@ -71,7 +72,7 @@ class MergeWriter:
             part = [c[start : start + self.rating_batch_size].tolist() for c in columns]
             rows = [[node[s], node[t], n, k] for s, t, n, k in zip(*part, strict=True)]
             self.graph.write("import/similar", {"rows": rows})
-            stats.written += len(rows)
+            stats.wrote("SIMILAR", len(rows))
 
     def build(self, stats: PhaseStats) -> None:
         """Nothing left to do: every phase wrote as it went."""

@@ -5,6 +5,8 @@ module, its data in one file under the data directory. Reads use `GRAPH.RO_QUERY
 from __future__ import annotations
 
 import contextlib
+import time
+from collections.abc import Callable
 from typing import Any
 
 from semantic_layer.errors import GraphQueryError, GraphUnavailableError
@@ -74,6 +76,30 @@ class FalkorGraph(Graph):
     def _constraints(self) -> list[Row]:
         result = self._graph.ro_query("CALL db.constraints()")
         return [{"label": r[1], "properties": r[2]} for r in result.result_set]
+
+    def wait_for_indexes(
+        self,
+        timeout_s: float,
+        on_progress: Callable[[int, int], None] | None = None,
+        poll_s: float = 0.05,
+    ) -> list[str]:
+        """Wait until every index is OPERATIONAL (FalkorDB builds them in the background after
+        `CREATE INDEX` on a populated graph, and until then lookups and full-text search find
+        nothing). Returns the indexes still building after `timeout_s`, empty when all are ready.
+        `on_progress(ready, total)` is called after each poll."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            rows = self.read("import/index_status")
+            pending = [
+                f"{r['label']}({', '.join(r['properties'])}): {r['status']}"
+                for r in rows
+                if r["status"] != "OPERATIONAL"
+            ]
+            if on_progress:
+                on_progress(len(rows) - len(pending), len(rows))
+            if not pending or time.monotonic() >= deadline:
+                return pending
+            time.sleep(poll_s)
 
     def set_snapshots(self, enabled: bool) -> None:
         """Background snapshots off during bulk writes (`save ""`), back on afterwards."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from semantic_layer.errors import GraphQueryError, GraphUnavailableError
@@ -55,6 +56,19 @@ class Neo4jGraph(Graph):
         except neo4j.exceptions.Neo4jError as e:
             raise GraphQueryError(f"Neo4j rejected the query: {e.message}") from e
         return [record.data() for record in records]
+
+    def wait_for_indexes(
+        self, timeout_s: float, on_progress: Callable[[int, int], None] | None = None
+    ) -> list[str]:
+        """Wait (`db.awaitIndexes`) until every index is online; returns why not, empty when all
+        are. Neo4j populates new indexes in the background, as FalkorDB does."""
+        try:
+            self.read("import/await_indexes", {"timeoutSeconds": max(1, round(timeout_s))})
+        except GraphQueryError as e:
+            return [str(e)]
+        if on_progress:
+            on_progress(1, 1)
+        return []
 
     def describe(self) -> str:
         return self.settings.describe()

@@ -80,14 +80,18 @@ def test_titles_years_and_ratings_are_stored(movie_graph: Any) -> None:
     ]
 
 
+@pytest.mark.parametrize("bulk", [False, True], ids=["merge", "bulk"])
 def test_second_import_changes_no_count(
-    writable_graph: Any, ml_small: Path, enriched_csv: Path
+    writable_graph: Any, ml_small: Path, enriched_csv: Path, bulk: bool
 ) -> None:
     before = graph_stats(writable_graph)
-    report = import_release(writable_graph, ml_small, enriched_csv, QUIET)
+    options = ImportOptions(show_progress=False, bulk=bulk)
+    report = import_release(writable_graph, ml_small, enriched_csv, options)
     assert graph_stats(writable_graph) == before
     assert report.problems.total == 0
     assert len(report.unmatched_enrichment) == 1968
+    written = {p.name: p.details for p in report.phases}
+    assert written["ratings"]["RATED"] == 100_836 and written["movies"]["Movie"] == 9742
 
 
 def test_broken_rows_are_reported_by_line_and_good_rows_imported(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
@@ -29,17 +28,7 @@ def tools_graph(movie_graph: Any) -> Any:
     """
     if movie_graph.read("test/similar_count")[0]["count"] == 0:
         _derive(movie_graph)
-    _wait_for_indexes(movie_graph)
     return movie_graph
-
-
-def _wait_for_indexes(graph: Any, timeout_s: float = 60.0) -> None:
-    """FalkorDB builds indexes in the background after a bulk load; fuzzy search needs them."""
-    deadline = time.monotonic() + timeout_s
-    while any(r["status"] != "OPERATIONAL" for r in graph.read("test/index_status")):
-        if time.monotonic() > deadline:
-            raise AssertionError("the graph's indexes were not ready after 60 s")
-        time.sleep(0.2)
 
 
 def _derive(graph: Any) -> None:

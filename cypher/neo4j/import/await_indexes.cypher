@@ -1,0 +1,2 @@
+// Wait until every index is online (fails after $timeoutSeconds).
+CALL db.awaitIndexes($timeoutSeconds)
