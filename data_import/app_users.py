@@ -101,8 +101,16 @@ def restore(
     return restored
 
 
-def _save(rows: list[Row], folder: Path) -> Path:
+def backup(kept: KeptUsers, folder: Path) -> Path:
+    """Save the kept users to a file before the graph is deleted, in case the build fails."""
+    rows = [{"type": "User", **u} for u in kept.users]
+    rows += [{"type": "RATED", **r} for r in kept.ratings]
+    rows += [{"type": "TAGGED", **t} for t in kept.tags]
+    return _save(rows, folder, "app-users-backup")
+
+
+def _save(rows: list[Row], folder: Path, prefix: str = "app-users-not-restored") -> Path:
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"app-users-not-restored-{time.strftime('%Y%m%d-%H%M%S')}.json"
+    path = folder / f"{prefix}-{time.strftime('%Y%m%d-%H%M%S')}.json"
     path.write_text(json.dumps(rows, indent=1, default=str), encoding="utf-8")
     return path

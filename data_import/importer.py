@@ -101,11 +101,22 @@ class MovieLensImporter:
             if isinstance(self.writer, BulkWriter):
                 with self._phase("build", self.writer.total) as stats:
                     kept = app_users.keep(self.graph)  # read just before the graph is deleted
-                    self.writer.build(stats)
+                    saved = app_users.backup(kept, self._data_dir()) if kept.users else None
+                    try:
+                        self.writer.build(stats)
+                    except Exception as e:
+                        if saved is None:
+                            raise
+                        raise ImportDataError(
+                            f"The bulk build failed ({e}); the {len(kept.users):,} app users and "
+                            f"their ratings are saved in {saved}."
+                        ) from e
                 with self._phase("schema"):
                     self.graph.ensure_schema()
                 self._wait_for_indexes()
                 self._restore(kept)
+                if saved is not None:
+                    saved.unlink(missing_ok=True)
             else:
                 self._wait_for_indexes()
         return self.report
@@ -122,6 +133,11 @@ class MovieLensImporter:
                 readers.count_lines(ratings) > BULK_THRESHOLD or self._graph_is_empty()
             )
         return bulk
+
+    def _data_dir(self) -> Path:
+        """Where files about this import go: the embedded graph's data directory, else here."""
+        settings = getattr(self.graph, "settings", None)
+        return Path(getattr(settings, "data_dir", None) or Path.cwd())
 
     def _graph_is_empty(self) -> bool:
         try:
@@ -155,11 +171,9 @@ class MovieLensImporter:
         if not kept.users:
             return
         with self._phase("app users", len(kept.ratings) + len(kept.tags)) as stats:
-            settings = getattr(self.graph, "settings", None)
             restored = app_users.restore(
-                self.graph, kept, self.movie_ids, self.options.batch_size,
-                getattr(settings, "data_dir", None),
-            )  # fmt: skip
+                self.graph, kept, self.movie_ids, self.options.batch_size, self._data_dir()
+            )
             stats.read = len(kept.users) + len(kept.ratings) + len(kept.tags)
             stats.wrote("User", restored.users)
             stats.wrote("RATED", restored.ratings)

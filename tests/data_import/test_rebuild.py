@@ -135,3 +135,38 @@ def test_bulk_summary_credits_each_phase_with_what_the_build_wrote(
     assert as_json["ratings"]["written"] == 100_836 + 610
     assert as_json["ratings"]["details"] == {"User": 610, "RATED": 100_836}
     assert any(f"rows of the enriched list {enriched_csv}" in n for n in report.notes)
+
+
+def test_a_failing_bulk_build_leaves_the_app_users_in_a_file(
+    writable_graph: Any, ml_small: Path, enriched_csv: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from data_import.bulk_writer import BulkWriter
+    from data_import.errors import ImportDataError
+
+    user = new_user_id(writable_graph)
+    _rate(writable_graph, user, 2571, 4.5)
+
+    def broken_build(self: Any, stats: Any) -> None:
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(BulkWriter, "build", broken_build)
+    with pytest.raises(ImportDataError, match="disk full") as failure:
+        import_release(writable_graph, ml_small, enriched_csv, BULK)
+
+    saved = Path(str(failure.value).rsplit(" saved in ", 1)[1].rstrip("."))
+    rows = json.loads(saved.read_text(encoding="utf-8"))
+    assert {(r["type"], r["userId"]) for r in rows} == {("User", user), ("RATED", user)}
+    saved.unlink()
+
+
+def test_the_backup_file_is_removed_after_a_successful_rebuild(
+    writable_graph: Any, ml_small: Path, enriched_csv: Path, graph_settings: Any
+) -> None:
+    def backups() -> set[Path]:
+        return set(Path(graph_settings.data_dir).glob("app-users-backup-*.json"))
+
+    user = new_user_id(writable_graph)
+    _rate(writable_graph, user, 1, 3.0)
+    before = backups()
+    import_release(writable_graph, ml_small, enriched_csv, BULK)
+    assert backups() == before
