@@ -1,2 +1,0 @@
-CALL db.indexes() YIELD label, status
-RETURN label, status
