@@ -2,8 +2,10 @@
 
 A benchmark is any `benchmarks/NAME.py` with a `main()`, except the helpers listed in `HELPERS`;
 each runs as `python -m benchmarks.NAME` in its own process, so its peak memory is its own.
-Larger runs are opt-in, for example `MOVIEAGENT_BENCH_RATINGS=25000000 make bench` (see
-`import_bench.py`). Exits non-zero if any benchmark fails.
+Larger runs are opt-in, for example `MOVIEAGENT_BENCH_RATINGS=25000000 make bench`: the
+import benchmark and the tool latency benchmark then also import a generated 25M-rating release
+(written once, cached in `$MOVIEAGENT_BENCH_DIR`; see `import_bench.py`, `tool_latency.py`).
+Exits non-zero if any benchmark fails.
 """
 
 from __future__ import annotations

@@ -18,7 +18,6 @@ SEEDS = 50  # at most this many of the user's liked movies feed personal recomme
 MIN_RATINGS = 10  # by genre: movies with fewer ratings are not ranked ...
 PRIOR_MEAN = 3.5  # ... and each mean is damped towards the MovieLens-wide mean ...
 PRIOR_WEIGHT = 10  # ... as if it had this many extra ratings at that mean
-POOL = 500  # by genre: the best this many are ranked before the user's rated ones are dropped
 
 
 class RecommenderInput(BaseModel):
@@ -88,7 +87,7 @@ class Recommender(GraphTool):
         rows = graph.read(
             "recommend/by_genre",
             {"genre": genre, "userId": self.session.user_id, "minRatings": MIN_RATINGS,
-             "priorMean": PRIOR_MEAN, "priorWeight": PRIOR_WEIGHT, "pool": POOL, "limit": LIMIT},
+             "priorMean": PRIOR_MEAN, "priorWeight": PRIOR_WEIGHT, "limit": LIMIT},
         )  # fmt: skip
         recs = [
             _card(r, f"rated {r['ratingAvg']:.1f}/5 on average by {r['ratingCount']} viewers")
