@@ -2,21 +2,33 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 APP = Path(__file__).resolve().parent / "app.py"
+# The app shows the user's graph and ratings: by default only this machine can reach it. Listening
+# on all interfaces also makes a headless Streamlit ask a public service for the external IP.
+LOCAL_ADDRESS = "127.0.0.1"
 
 
 def streamlit_command(
-    port: int | None = None, address: str | None = None, headless: bool = False
+    port: int | None = None,
+    address: str | None = None,
+    headless: bool = False,
+    env: Mapping[str, str] | None = None,
 ) -> list[str]:
     """The `streamlit run` command line. Unset options are left to Streamlit's own settings
-    (and its `STREAMLIT_SERVER_*` environment variables, which the Docker image sets)."""
+    (and its `STREAMLIT_SERVER_*` environment variables, which the Docker image sets); the
+    address defaults to loopback unless `STREAMLIT_SERVER_ADDRESS` says otherwise."""
+    env = os.environ if env is None else env
+    if address is None and not env.get("STREAMLIT_SERVER_ADDRESS"):
+        address = LOCAL_ADDRESS
     command = [
         sys.executable, "-m", "streamlit", "run", str(APP),
         "--server.fileWatcherType", "none",
@@ -35,7 +47,12 @@ def streamlit_command(
 def ui_command(
     port: Annotated[int | None, typer.Option("--port", help="Port (default 8501).")] = None,
     address: Annotated[
-        str | None, typer.Option("--address", help="Address to listen on (default: all).")
+        str | None,
+        typer.Option(
+            "--address",
+            help="Address to listen on (default: 127.0.0.1, or $STREAMLIT_SERVER_ADDRESS; "
+            "0.0.0.0 for all interfaces).",
+        ),
     ] = None,
     headless: Annotated[
         bool, typer.Option("--headless", help="Do not open a browser window.")

@@ -27,6 +27,15 @@ def test_unset_options_are_left_to_streamlit() -> None:
     assert "--server.port" not in joined and "--server.headless" not in joined
 
 
+def test_the_app_listens_on_loopback_unless_told_otherwise() -> None:
+    local = " ".join(streamlit_command(env={}))
+    assert "--server.address 127.0.0.1" in local
+    docker = " ".join(streamlit_command(env={"STREAMLIT_SERVER_ADDRESS": "0.0.0.0"}))
+    assert "--server.address" not in docker  # Streamlit reads the variable itself
+    explicit = " ".join(streamlit_command(address="0.0.0.0", env={}))
+    assert "--server.address 0.0.0.0" in explicit
+
+
 def test_ui_is_a_movieagent_command() -> None:
     result = CliRunner().invoke(app, ["ui", "--help"])
     assert result.exit_code == 0
