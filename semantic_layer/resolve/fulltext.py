@@ -8,6 +8,10 @@ letters and digits only, so no operator, quote or bracket can reach the index.
 from __future__ import annotations
 
 import re
+from typing import Any
+
+from semantic_layer.errors import GraphQueryError
+from semantic_layer.resolve.reader import Reader
 
 MAX_WORDS = 8
 # RediSearch drops these; a fuzzy `%the%` would match every title.
@@ -70,3 +74,23 @@ def fulltext_query(normalized: str, backend: str, *, any_word: bool = False) -> 
         f"%{w}%" if len(w) >= 4 and not w.isdigit() else w for w in terms
     ]  # RediSearch: distance-1 fuzzy for words long enough to misspell
     return ("|" if any_word else " ").join(parts)
+
+
+def search(
+    graph: Reader, query_name: str, normalized: str, limit: int = 10
+) -> list[dict[str, Any]]:
+    """Rows of the full-text query `query_name` matching all the words, else any of them.
+
+    A query the index cannot parse finds nothing rather than failing the tool.
+    """
+    for any_word in (False, True):
+        query = fulltext_query(normalized, graph.backend, any_word=any_word)
+        if query is None:
+            return []
+        try:
+            rows = graph.read(query_name, {"query": query, "limit": limit})
+        except GraphQueryError:
+            rows = []
+        if rows:
+            return rows
+    return []

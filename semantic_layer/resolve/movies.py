@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from semantic_layer.errors import AmbiguousEntityError, EntityNotFoundError, GraphQueryError
+from semantic_layer.errors import AmbiguousEntityError, EntityNotFoundError
 from semantic_layer.normalize import extract_year, fold, normalize_title
 from semantic_layer.resolve.choose import MAX_CANDIDATES, clear_winner, rank
-from semantic_layer.resolve.fulltext import fulltext_query
+from semantic_layer.resolve.fulltext import search
 from semantic_layer.resolve.reader import Reader
 from semantic_layer.resolve.text import clean_input
 from semantic_layer.tools.result import Candidate
@@ -81,7 +81,7 @@ def _among_same_title(typed: str, year: int | None, rows: list[dict[str, Any]]) 
 
 
 def _fuzzy(graph: Reader, typed: str, norm: str, year: int | None) -> MovieRef:
-    rows = _fulltext(graph, norm, any_word=False) or _fulltext(graph, norm, any_word=True)
+    rows = search(graph, "resolve/movie_fulltext", norm)
     if year is not None and any(r["year"] == year for r in rows):
         rows = [r for r in rows if r["year"] == year]
     ranked = rank(norm, rows, "titleNorm")
@@ -100,16 +100,6 @@ def _fuzzy(graph: Reader, typed: str, norm: str, year: int | None) -> MovieRef:
         + "?",
         candidates,
     )
-
-
-def _fulltext(graph: Reader, norm: str, *, any_word: bool) -> list[dict[str, Any]]:
-    query = fulltext_query(norm, graph.backend, any_word=any_word)
-    if query is None:
-        return []
-    try:
-        return graph.read("resolve/movie_fulltext", {"query": query, "limit": 10})
-    except GraphQueryError:  # a query the index cannot parse finds nothing, and says so
-        return []
 
 
 def _how(typed: str, row: dict[str, Any]) -> How:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from semantic_layer.errors import AmbiguousEntityError, EntityNotFoundError, GraphQueryError
+from semantic_layer.errors import AmbiguousEntityError, EntityNotFoundError
 from semantic_layer.normalize import normalize_name
 from semantic_layer.resolve.choose import MAX_CANDIDATES, clear_winner, rank
-from semantic_layer.resolve.fulltext import fulltext_query
+from semantic_layer.resolve.fulltext import search
 from semantic_layer.resolve.reader import Reader
 from semantic_layer.resolve.text import clean_input
 from semantic_layer.tools.result import Candidate
@@ -54,7 +54,7 @@ def resolve_person(graph: Reader, text: str | None) -> PersonRef:
             + ". Which one do you mean?",
             candidates,
         )
-    hits = _fulltext(graph, norm, any_word=False) or _fulltext(graph, norm, any_word=True)
+    hits = search(graph, "resolve/person_fulltext", norm)
     ranked = rank(norm, hits, "nameNorm")
     winner = clear_winner(norm, ranked, "nameNorm")
     if winner is not None:
@@ -71,13 +71,3 @@ def resolve_person(graph: Reader, text: str | None) -> PersonRef:
         + "?",
         candidates,
     )
-
-
-def _fulltext(graph: Reader, norm: str, *, any_word: bool) -> list[dict[str, Any]]:
-    query = fulltext_query(norm, graph.backend, any_word=any_word)
-    if query is None:
-        return []
-    try:
-        return graph.read("resolve/person_fulltext", {"query": query, "limit": 10})
-    except GraphQueryError:
-        return []
