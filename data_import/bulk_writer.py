@@ -21,6 +21,7 @@ from data_import.merge_writer import movie_stats_rows
 from data_import.neighbours import Derived
 from data_import.rating_arrays import RatingArrays
 from data_import.report import PhaseStats
+from data_import.tag_summary import TagCounts, count_tags, tag_rows
 
 MOVIE_PROPERTIES = ("movieId", "title", "year", "originalTitle", "titleNorm", "imdbId", "tmdbId",
                     "imdbRating", "released", "ratingCount", "ratingAvg", "likeCount")  # fmt: skip
@@ -37,6 +38,7 @@ class _Release:
     ratings: RatingArrays | None = None
     tags: list[dict[str, Any]] = field(default_factory=list)
     tag_users: list[int] = field(default_factory=list)
+    tag_counts: TagCounts = field(default_factory=Counter)
     derived: Derived | None = None
 
 
@@ -71,6 +73,7 @@ class BulkWriter:
 
     def tags(self, rows: list[dict[str, Any]], new_users: list[int], stats: PhaseStats) -> None:
         self.release.tags, self.release.tag_users = rows, new_users
+        self.release.tag_counts = count_tags(_last_tags(rows))
         self.phases["tags"] = stats
 
     def derived(self, derived: Derived, stats: PhaseStats) -> None:
@@ -85,9 +88,12 @@ class BulkWriter:
         similar = len(r.derived.similar) if r.derived is not None else 0
         genre_edges = sum(len(m["genres"]) for m in r.movies)
         return (len(r.genres) + len(r.movies) + len(r.people) + len(r.acted) + len(r.directed)
-                + 2 * ratings + len(r.tags) + similar + genre_edges)  # fmt: skip
+                + 2 * ratings + len(r.tags) + similar + genre_edges
+                + len({name for name, _ in r.tag_counts}) + len(r.tag_counts))  # fmt: skip
 
-    def build(self, stats: PhaseStats) -> None:
+    def build(self, stats: PhaseStats, app_tags: list[dict[str, Any]] | None = None) -> None:
+        """Build the graph; the Tag summary also counts `app_tags`, the TAGGED edges of the app
+        users that are written back after the build (rows with `tag` and `movieId`)."""
         r = self.release
         assert r.ratings is not None and r.derived is not None
         self.graph.delete_graph()
@@ -108,6 +114,10 @@ class BulkWriter:
                               strict=True))  # fmt: skip
         users = np.unique(np.concatenate((r.ratings.user, np.array(r.tag_users, np.int64))))
         user_nodes = np.asarray(loader.node_columns("User", {"userId": users}))
+        tags = tag_rows(r.tag_counts + count_tags(app_tags or []))
+        names = sorted({t["name"] for t in tags})
+        tag_ids = dict(zip(names, loader.nodes("Tag", ["name"], ([n] for n in names)),
+                           strict=True))  # fmt: skip
 
         loader.edges("IN_GENRE", [], (
             (node_of_movie[m["movieId"]], genre_ids[g], ()) for m in movies for g in m["genres"]
@@ -137,6 +147,9 @@ class BulkWriter:
             movie_nodes[np.searchsorted(movie_ids, similar.target)],
             {"support": similar.support, "rank": similar.rank},
         )
+        loader.edges("TAGS", ["count"], (
+            (tag_ids[t["name"]], node_of_movie[t["movieId"]], (t["count"],)) for t in tags
+        ))  # fmt: skip
         stats.wrote("nodes", loader.nodes_created)
         stats.wrote("edges", loader.edges_created)
         self._credit_phases(loader.created)
@@ -151,7 +164,8 @@ class BulkWriter:
                            "DIRECTED": created["DIRECTED"]},
             "ratings": {"User": created["User"] - tag_users, "RATED": created["RATED"]},
             "tags": {"User": tag_users, "TAGGED": created["TAGGED"]},
-            "derived": {"SIMILAR": created["SIMILAR"]},
+            "derived": {"SIMILAR": created["SIMILAR"], "Tag": created["Tag"],
+                        "TAGS": created["TAGS"]},
         }  # fmt: skip
         for phase, share in shares.items():
             if phase in self.phases:

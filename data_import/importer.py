@@ -4,7 +4,7 @@ Phases read and validate each file (bad rows are reported by file and line), the
 to a writer: `MergeWriter` (batched, parameterized, idempotent `MERGE` writes, both backends) or,
 on FalkorDB for an empty graph or a large release, `BulkWriter` (rebuilds the graph with
 `GRAPH.BULK`). After the ratings, the `derived` phase writes rating statistics and SIMILAR edges
-(`neighbours`). The bulk path then writes back the users the app created (`app_users`). Last,
+(`neighbours`) and the Tag summary (`tag_summary`). The bulk path then writes back the users the app created (`app_users`). Last,
 the import waits until the indexes FalkorDB builds in the background are usable. One progress
 bar per phase, and a report of rows read, written and skipped.
 """
@@ -103,7 +103,8 @@ class MovieLensImporter:
                     kept = app_users.keep(self.graph)  # read just before the graph is deleted
                     saved = app_users.backup(kept, self._data_dir()) if kept.users else None
                     try:
-                        self.writer.build(stats)
+                        app_tags = [t for t in kept.tags if t["movieId"] in self.movie_ids]
+                        self.writer.build(stats, app_tags)
                     except Exception as e:
                         if saved is None:
                             raise

@@ -14,6 +14,7 @@ from data_import.batches import batched
 from data_import.neighbours import Derived
 from data_import.rating_arrays import RatingArrays
 from data_import.report import PhaseStats
+from data_import.tag_summary import count_tags, tag_rows
 from semantic_layer.graph import Graph
 
 
@@ -61,9 +62,14 @@ class MergeWriter:
         stats.wrote("TAGGED", self._write("import/tags", rows))
 
     def derived(self, derived: Derived, stats: PhaseStats) -> None:
-        """Statistics per movie, then SIMILAR deleted and rewritten between node ids (an id
-        lookup is several times faster than an index lookup for 300k edges)."""
+        """Statistics per movie; the Tag summary deleted and rewritten from every TAGGED edge
+        the graph holds (the app users' too); then SIMILAR deleted and rewritten between node
+        ids (an id lookup is several times faster than an index lookup for 300k edges)."""
         self._write("import/movie_stats", movie_stats_rows(derived))
+        self.graph.write("import/tags_delete")
+        tags = tag_rows(count_tags(self.graph.read("import/tagged_edges")))
+        stats.wrote("Tag", len({t["name"] for t in tags}))
+        stats.wrote("TAGS", self._write("import/tag_movies", tags))
         self.graph.write("import/similar_delete")
         node = {r["movieId"]: r["node"] for r in self.graph.read("import/movie_nodes")}
         similar = derived.similar
@@ -74,8 +80,9 @@ class MergeWriter:
             self.graph.write("import/similar", {"rows": rows})
             stats.wrote("SIMILAR", len(rows))
 
-    def build(self, stats: PhaseStats) -> None:
-        """Nothing left to do: every phase wrote as it went."""
+    def build(self, stats: PhaseStats, app_tags: list[dict[str, Any]] | None = None) -> None:
+        """Nothing left to do: every phase wrote as it went (the Tag summary already counts
+        every TAGGED edge in the graph, so `app_tags` adds nothing)."""
 
     def _write(self, query: str, rows: list[Any]) -> int:
         for batch in batched(rows, self.batch_size):

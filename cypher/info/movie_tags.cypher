@@ -1,6 +1,5 @@
-// The tags viewers gave a movie most often (case folded).
-MATCH (:Movie {movieId: $movieId})<-[t:TAGGED]-(:User)
-WITH toLower(t.tag) AS tag, count(*) AS uses
-RETURN tag, uses
+// The tags viewers gave a movie most often (case folded: the derived Tag summary).
+MATCH (:Movie {movieId: $movieId})<-[s:TAGS]-(t:Tag)
+RETURN t.name AS tag, s.count AS uses
 ORDER BY uses DESC, tag
 LIMIT $limit

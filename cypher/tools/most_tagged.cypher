@@ -14,9 +14,8 @@
 //     min: 1
 //     max: 50
 // ---
-MATCH (:User)-[t:TAGGED]->(m:Movie)
-WHERE toLower(t.tag) = toLower($tag)
-WITH m, count(*) AS uses
+MATCH (:Tag {name: toLower($tag)})-[s:TAGS]->(m:Movie)
+WITH m, s.count AS uses
 RETURN m.title AS title, m.year AS year, uses, round(m.ratingAvg * 100) / 100.0 AS ratingAvg
 ORDER BY uses DESC, m.ratingCount DESC, m.movieId
 LIMIT $limit

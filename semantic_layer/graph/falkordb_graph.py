@@ -16,7 +16,13 @@ from semantic_layer.settings import GraphSettings
 
 DB_FILE = "movieagent.db"
 # Uniqueness constraints are a Redis command in FalkorDB, not Cypher (GRAPH.CONSTRAINT).
-UNIQUE_KEYS = (("Movie", "movieId"), ("User", "userId"), ("Genre", "name"), ("Person", "name"))
+UNIQUE_KEYS = (
+    ("Movie", "movieId"),
+    ("User", "userId"),
+    ("Genre", "name"),
+    ("Person", "name"),
+    ("Tag", "name"),
+)
 DEFAULT_SNAPSHOTS = "3600 1 300 100 60 10000"
 
 

@@ -37,12 +37,14 @@ def expected_counts(release: Path, enriched: Path) -> dict[str, dict[str, int]]:
     acted = sum(len(names(r["actors"])) for r in matching)
     directed = sum(len(names(r["director"])) for r in matching)
     people = set().union(*(names(r["actors"]) | names(r["director"]) for r in matching))
+    tag_movies = {(t["tag"].strip().lower(), t["movieId"]) for t in tags}  # derived Tag summary
     return {
         "nodes": {
             "Movie": len(movies),
             "User": len({r["userId"] for r in ratings} | {t["userId"] for t in tags}),
             "Genre": len(genres),
             "Person": len(people),
+            "Tag": len({name for name, _ in tag_movies}),
         },
         "relationships": {
             "RATED": len(ratings),
@@ -50,6 +52,7 @@ def expected_counts(release: Path, enriched: Path) -> dict[str, dict[str, int]]:
             "IN_GENRE": in_genre,
             "ACTED_IN": acted,
             "DIRECTED": directed,
+            "TAGS": len(tag_movies),
         },
     }
 
@@ -61,6 +64,7 @@ def test_import_gives_exactly_the_counts_the_files_imply(
     assert expected["nodes"]["Movie"] == 9742 and expected["nodes"]["User"] == 610
     assert expected["relationships"]["RATED"] == 100836 and expected["nodes"]["Genre"] == 19
     assert expected["nodes"]["Person"] == 14520
+    assert expected["nodes"]["Tag"] == 1475
     actual = graph_stats(movie_graph)
     assert actual["relationships"].pop("SIMILAR") > 0  # derived data: see test_neighbours.py
     assert actual == expected

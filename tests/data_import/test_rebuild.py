@@ -127,7 +127,11 @@ def test_bulk_summary_credits_each_phase_with_what_the_build_wrote(
     assert phases["enrichment"].details["Person"] == stats["nodes"]["Person"]
     assert phases["ratings"].details == {"User": 610, "RATED": 100_836}
     assert phases["tags"].details["TAGGED"] == 3683
-    assert phases["derived"].details == {"SIMILAR": stats["relationships"]["SIMILAR"]}
+    assert phases["derived"].details == {
+        "SIMILAR": stats["relationships"]["SIMILAR"],
+        "Tag": stats["nodes"]["Tag"],
+        "TAGS": stats["relationships"]["TAGS"],
+    }
     credited = sum(phases[n].written for n in ("movies", "enrichment", "ratings", "tags",
                                                 "derived"))  # fmt: skip
     assert phases["build"].written == credited
@@ -146,7 +150,7 @@ def test_a_failing_bulk_build_leaves_the_app_users_in_a_file(
     user = new_user_id(writable_graph)
     _rate(writable_graph, user, 2571, 4.5)
 
-    def broken_build(self: Any, stats: Any) -> None:
+    def broken_build(self: Any, stats: Any, app_tags: Any = None) -> None:
         raise RuntimeError("disk full")
 
     monkeypatch.setattr(BulkWriter, "build", broken_build)

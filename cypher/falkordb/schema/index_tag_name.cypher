@@ -1,0 +1,1 @@
+CREATE INDEX FOR (n:Tag) ON (n.name)
