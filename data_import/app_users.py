@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 from data_import.batches import batched
-from semantic_layer.errors import GraphQueryError
 from semantic_layer.graph import Graph
 from semantic_layer.users import FIRST_APP_USER_ID
 
@@ -64,16 +63,11 @@ class Restored:
 def keep(graph: Graph) -> KeptUsers:
     """Read the app users and their edges (nothing when there is no graph yet)."""
     params = {"firstId": FIRST_APP_USER_ID}
-    try:
-        return KeptUsers(
-            graph.read("import/app_users", params),
-            graph.read("import/app_ratings", params),
-            graph.read("import/app_tags", params),
-        )
-    except GraphQueryError as e:
-        if "empty key" in str(e):  # FalkorDB: no graph of that name yet
-            return KeptUsers()
-        raise
+    return KeptUsers(
+        graph.read("import/app_users", params),
+        graph.read("import/app_ratings", params),
+        graph.read("import/app_tags", params),
+    )
 
 
 def restore(

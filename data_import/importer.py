@@ -29,7 +29,6 @@ from data_import.problems import Problems
 from data_import.rating_arrays import RatingArrays, keep_last_rating, read_ratings
 from data_import.report import ImportReport, PhaseStats
 from data_import.titles import display_title
-from semantic_layer.errors import GraphQueryError
 from semantic_layer.graph import Graph
 from semantic_layer.normalize import normalize_name, normalize_title
 
@@ -141,12 +140,7 @@ class MovieLensImporter:
         return Path(getattr(settings, "data_dir", None) or Path.cwd())
 
     def _graph_is_empty(self) -> bool:
-        try:
-            return not self.graph.read("import/any_node")
-        except GraphQueryError as e:
-            if "empty key" in str(e):  # FalkorDB: no graph of that name yet
-                return True
-            raise
+        return not self.graph.read("import/any_node")
 
     def _wait_for_indexes(self) -> None:
         """Return only once lookups and full-text search work, or say in the report why not."""

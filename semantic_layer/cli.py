@@ -10,11 +10,12 @@ from typing import Annotated, Any
 import typer
 from pydantic import ValidationError
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from semantic_layer.errors import SemanticLayerError
 from semantic_layer.graph import connect
-from semantic_layer.graph_stats import graph_stats
+from semantic_layer.graph_stats import graph_problem, graph_stats
 from semantic_layer.session import GUEST_USER_ID, Session
 
 err = Console(stderr=True)
@@ -46,11 +47,15 @@ def stats_command(
 
 
 @contextmanager
-def _tools(user_id: int) -> Iterator[tuple[dict[str, Any], Session]]:
+def _tools(user_id: int, require_data: bool = False) -> Iterator[tuple[dict[str, Any], Session]]:
     from semantic_layer.tools import build_tools
 
     try:
         with connect() as graph:
+            problem = graph_problem(graph) if require_data else None
+            if problem:
+                err.print(f"[red]error:[/red] {escape(problem)}")
+                raise typer.Exit(1)
             session = Session(user_id=user_id)
             yield {t.name: t for t in build_tools(graph, session)}, session
     except SemanticLayerError as e:
@@ -105,7 +110,7 @@ def tool_command(
     if not isinstance(arguments, dict):
         err.print('[red]error:[/red] --args must be a JSON object, like \'{"entity": "Heat"}\'.')
         raise typer.Exit(1)
-    with _tools(user_id) as (tools, _):
+    with _tools(user_id, require_data=True) as (tools, _):
         tool = tools.get(name)
         if tool is None:
             err.print(f"[red]error:[/red] no tool {name!r}; the tools are: {', '.join(tools)}.")

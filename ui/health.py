@@ -10,7 +10,7 @@ import streamlit as st
 
 from agent.errors import AgentError
 from agent.llm.base import LLM, LLMHealth
-from semantic_layer.errors import GraphQueryError, SemanticLayerError
+from semantic_layer.errors import SemanticLayerError
 from semantic_layer.graph_stats import graph_stats
 from ui.services import Services
 
@@ -56,8 +56,6 @@ def _graph_health(services: Services) -> GraphHealth:
     assert services.graph is not None
     try:
         stats = graph_stats(services.graph)
-    except GraphQueryError:  # it answered: an embedded graph never imported has no key yet
-        return GraphHealth(reachable=True, detail=IMPORT_HINT)
     except SemanticLayerError as e:
         return GraphHealth(reachable=False, detail=str(e))
     nodes, rels = stats["nodes"], stats["relationships"]

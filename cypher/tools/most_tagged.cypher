@@ -14,7 +14,7 @@
 //     min: 1
 //     max: 50
 // ---
-MATCH (:Tag {name: toLower($tag)})-[s:TAGS]->(m:Movie)
+MATCH (:Tag {name: toLower(trim($tag))})-[s:TAGS]->(m:Movie)
 WITH m, s.count AS uses
 RETURN m.title AS title, m.year AS year, uses, round(m.ratingAvg * 100) / 100.0 AS ratingAvg
 ORDER BY uses DESC, m.ratingCount DESC, m.movieId

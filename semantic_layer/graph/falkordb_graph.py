@@ -58,6 +58,8 @@ class FalkorGraph(Graph):
                 f"Lost the embedded FalkorDB in {self.settings.data_dir}: run the command again."
             ) from e
         except redis.exceptions.ResponseError as e:
+            if not write and "empty key" in str(e):
+                return []  # no graph of this name yet: reading it finds nothing
             raise GraphQueryError(f"FalkorDB rejected the query: {e}") from e
         columns = [column[1] for column in result.header]
         return [dict(zip(columns, map(_plain, row), strict=True)) for row in result.result_set]

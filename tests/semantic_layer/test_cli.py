@@ -52,3 +52,14 @@ def test_bad_input_is_a_clear_message_and_exit_1(
     result = cli.invoke(app, args)
     assert result.exit_code == 1
     assert words in result.output.replace("\n", " ")
+
+
+def test_tool_on_a_graph_never_imported_says_to_import(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("NEO4J_URI", raising=False)
+    monkeypatch.setenv("MOVIEAGENT_DATA_DIR", str(tmp_path))
+    result = CliRunner().invoke(app, ["tool", "information", "--args", '{"entity": "Heat"}'])
+    assert result.exit_code == 1
+    assert "run `movieagent import`" in result.output
+    assert "empty key" not in result.output
