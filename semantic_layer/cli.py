@@ -15,7 +15,7 @@ from rich.table import Table
 
 from semantic_layer.errors import SemanticLayerError
 from semantic_layer.graph import connect
-from semantic_layer.graph_stats import graph_problem, graph_stats
+from semantic_layer.graph_stats import IMPORT_HINT, graph_problem, graph_stats
 from semantic_layer.session import GUEST_USER_ID, Session
 
 err = Console(stderr=True)
@@ -44,6 +44,8 @@ def stats_command(
     for rel, count in stats["relationships"].items():
         table.add_row("relationship", rel, f"{count:,}")
     Console().print(table)
+    if not stats["nodes"]:
+        err.print(escape(IMPORT_HINT.format(graph=where)))
 
 
 @contextmanager

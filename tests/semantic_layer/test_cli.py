@@ -63,3 +63,15 @@ def test_tool_on_a_graph_never_imported_says_to_import(
     assert result.exit_code == 1
     assert "run `movieagent import`" in result.output
     assert "empty key" not in result.output
+
+
+def test_stats_on_a_graph_never_imported_says_to_import(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("NEO4J_URI", raising=False)
+    monkeypatch.setenv("MOVIEAGENT_DATA_DIR", str(tmp_path))
+    result = CliRunner().invoke(app, ["stats", "--json"])
+    assert result.exit_code == 0
+    assert json.loads(result.stdout) == {"nodes": {}, "relationships": {}}
+    plain = CliRunner().invoke(app, ["stats"])
+    assert "run `movieagent import`" in plain.output
