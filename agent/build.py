@@ -53,4 +53,5 @@ def build_agent(
         max_steps=max_steps,
         call_timeout_s=settings.timeout_s,
         max_new_tokens=settings.max_new_tokens,
+        tool_first=settings.tool_first,
     )

@@ -26,19 +26,24 @@ THOUGHT_MAX_CHARS = 240  # bounds the free text before the action, so small mode
 _NOISE = {"title", "description", "examples"}
 
 
-def step_schema(tools: Sequence[BaseTool], final_only: bool = False) -> dict[str, Any]:
-    """The schema for one model reply; `final_only` admits only a Final Answer (the last step)."""
+def step_schema(
+    tools: Sequence[BaseTool], final_only: bool = False, tools_only: bool = False
+) -> dict[str, Any]:
+    """The schema for one model reply; `final_only` admits only a Final Answer (the last step),
+    `tools_only` only a tool call (a first step that must consult the graph)."""
     thought = {"type": "string", "maxLength": THOUGHT_MAX_CHARS}
     final = _branch(thought, {"const": FINAL_ANSWER}, {"type": "string"})
-    if final_only:
+    if final_only or not tools:
         return final
     branches = [_branch(thought, {"const": t.name}, tool_input_schema(t)) for t in tools]
-    branches.append(final)
+    if not tools_only:
+        branches.append(final)
+    actions = [b["properties"]["action"]["const"] for b in branches]
     return {
         "type": "object",
         "properties": {
             "thought": thought,
-            "action": {"type": "string", "enum": [*(t.name for t in tools), FINAL_ANSWER]},
+            "action": {"type": "string", "enum": actions},
             "action_input": {"anyOf": [b["properties"]["action_input"] for b in branches]},
         },
         "required": ["thought", "action", "action_input"],

@@ -70,6 +70,7 @@ class Agent:
         call_timeout_s: float = 60.0,
         max_new_tokens: int = 400,
         grammar: bool = True,
+        tool_first: bool = False,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         if max_steps < 1:
@@ -86,6 +87,11 @@ class Agent:
         self._prompt = ReactPrompt(list(tools))
         self._schema = step_schema(list(tools))
         self._final_schema = step_schema(list(tools), final_only=True)
+        # With `tool_first`, the first step's grammar admits only a tool call (smalltalk included),
+        # so even a small model answers from what the graph returned.
+        self._first_schema = (
+            step_schema(list(tools), tools_only=True) if tool_first and max_steps > 1 else None
+        )
 
     def ask(self, question: str, history: History = ()) -> AgentResult:
         """Run one question to the end and return everything it produced."""
@@ -129,14 +135,19 @@ class Agent:
         yield from _tokens(answer)
         run.finish(answer, "step_limit")
 
+    def _step_schema(self, step: int, final_only: bool) -> dict[str, Any]:
+        if final_only:
+            return self._final_schema
+        if step == 1 and self._first_schema is not None:
+            return self._first_schema
+        return self._schema
+
     def _call_llm(
         self, run: _Run, step: int, final_only: bool, answer_stream: FinalAnswerStream
     ) -> Generator[AgentEvent, None, tuple[str, LLMCall]]:
         request = LLMRequest(
             messages=self._prompt.messages(run.question, run.history, run.scratchpad, final_only),
-            json_schema=(self._final_schema if final_only else self._schema)
-            if self.grammar
-            else None,
+            json_schema=self._step_schema(step, final_only) if self.grammar else None,
             stop=STOP_SEQUENCES,
             max_new_tokens=self.max_new_tokens,
             timeout_s=self.call_timeout_s,

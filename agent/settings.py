@@ -28,6 +28,7 @@ class LLMSettings:
     api_key: str | None = None  # HF_TOKEN for TGI endpoints, OPENAI_API_KEY for openai
     timeout_s: float = 60.0
     max_new_tokens: int = 512
+    tool_first: bool = False  # the first step must call a tool (on by default for llamacpp)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, spec: str | None = None) -> LLMSettings:
@@ -36,6 +37,7 @@ class LLMSettings:
         timeout = _number(env, "MOVIEAGENT_LLM_TIMEOUT", 60.0)
         max_new = int(_number(env, "MOVIEAGENT_MAX_NEW_TOKENS", 512))
         model = env.get("MOVIEAGENT_LLM_MODEL") or None
+        tool_first = _flag(env, "MOVIEAGENT_TOOL_FIRST")
         if raw.startswith(("tgi+", "openai+")):
             kind, url = raw.split("+", 1)
             if not url.startswith(("http://", "https://")):
@@ -51,6 +53,7 @@ class LLMSettings:
                 api_key=key or None,
                 timeout_s=timeout,
                 max_new_tokens=max_new,
+                tool_first=bool(tool_first),
             )
         if raw == "llamacpp" or raw.startswith("llamacpp:"):
             path = raw.partition(":")[2] or env.get("MOVIEAGENT_LLAMACPP_MODEL") or None
@@ -60,6 +63,7 @@ class LLMSettings:
                 model=model,
                 timeout_s=timeout,
                 max_new_tokens=max_new,
+                tool_first=True if tool_first is None else tool_first,
             )
         raise LLMConfigurationError(
             f"MOVIEAGENT_LLM={raw!r} is not an LLM spec: use tgi+http://HOST:PORT, "
@@ -80,3 +84,14 @@ def _number(env: Mapping[str, str], name: str, default: float) -> float:
         return float(value)
     except ValueError as e:
         raise LLMConfigurationError(f"{name}={value!r} is not a number.") from e
+
+
+def _flag(env: Mapping[str, str], name: str) -> bool | None:
+    value = env.get(name, "").strip().lower()
+    if not value:
+        return None
+    if value in {"1", "true", "yes", "on"}:
+        return True
+    if value in {"0", "false", "no", "off"}:
+        return False
+    raise LLMConfigurationError(f"{name}={env[name]!r} is not a yes/no value: use 1 or 0.")
