@@ -28,7 +28,7 @@ class LLMSettings:
     api_key: str | None = None  # HF_TOKEN for TGI endpoints, OPENAI_API_KEY for openai
     timeout_s: float = 60.0
     max_new_tokens: int = 512
-    tool_first: bool = False  # the first step must call a tool (on by default for llamacpp)
+    tool_first: bool = False  # the first step must call a tool (MOVIEAGENT_TOOL_FIRST=1)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, spec: str | None = None) -> LLMSettings:
@@ -63,7 +63,7 @@ class LLMSettings:
                 model=model,
                 timeout_s=timeout,
                 max_new_tokens=max_new,
-                tool_first=True if tool_first is None else tool_first,
+                tool_first=bool(tool_first),
             )
         raise LLMConfigurationError(
             f"MOVIEAGENT_LLM={raw!r} is not an LLM spec: use tgi+http://HOST:PORT, "

@@ -50,8 +50,8 @@ def test_a_single_step_agent_keeps_its_final_answer(tools: list[ScriptedTool]) -
 @pytest.mark.parametrize(
     ("env", "expected"),
     [
-        ({"MOVIEAGENT_LLM": "llamacpp"}, True),  # small local models: on by default
-        ({"MOVIEAGENT_LLM": "llamacpp", "MOVIEAGENT_TOOL_FIRST": "0"}, False),
+        ({"MOVIEAGENT_LLM": "llamacpp"}, False),  # opt-in: see the README's measurement
+        ({"MOVIEAGENT_LLM": "llamacpp", "MOVIEAGENT_TOOL_FIRST": "1"}, True),
         ({"MOVIEAGENT_LLM": "tgi+http://tgi:80"}, False),
         ({"MOVIEAGENT_LLM": "tgi+http://tgi:80", "MOVIEAGENT_TOOL_FIRST": "yes"}, True),
     ],
