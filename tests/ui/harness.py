@@ -16,8 +16,15 @@ from agent.llm.base import LLM
 from semantic_layer.graph import Graph
 from semantic_layer.session import Session
 from semantic_layer.tools.memory import Memory
-from semantic_layer.tools.result import Candidate, QueryTrace, ToolResult
-from tests.agent.fakes import ScriptedLLM, ScriptedTool, call, final, information, recommender
+from semantic_layer.tools.result import QueryTrace, ToolResult
+from tests.agent.fakes import (
+    ScriptedLLM,
+    ScriptedTool,
+    call,
+    final,
+    information,
+    recommender,
+)
 from ui.services import Services
 
 current: Services | None = None
@@ -71,21 +78,6 @@ def heat_recommendations() -> ToolResult:
                 rows=2,
                 ms=4.2,
             )
-        ],
-    )
-
-
-def casino_candidates() -> ToolResult:
-    return ToolResult(
-        tool="information",
-        ok=False,
-        kind="candidates",
-        message="Several movies match 'Casino'; ask the user which one.",
-        candidates=[
-            Candidate(label="Casino (1995)", title="Casino", year=1995, movie_id=16),
-            Candidate(
-                label="Casino Royale (2006)", title="Casino Royale", year=2006, movie_id=49272
-            ),
         ],
     )
 

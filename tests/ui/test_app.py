@@ -13,7 +13,7 @@ from agent.settings import LLMSettings
 from semantic_layer.graph import connect
 from semantic_layer.settings import GraphSettings
 from semantic_layer.users import FIRST_APP_USER_ID
-from tests.agent.fakes import ScriptedLLM, call, final, information, recommender
+from tests.agent.fakes import ScriptedLLM, call, casino_candidates, final, information, recommender
 from tests.ui import harness
 
 MATRIX = 2571  # movieId of The Matrix (1999) in ml-latest-small
@@ -74,7 +74,7 @@ def test_ambiguous_title_gives_candidate_buttons(app: AppTest, writable_graph: A
         final("Casino (1995) was directed by Martin Scorsese."),
     )
     info = information()
-    info.results += [harness.casino_candidates(), harness.casino_facts()]
+    info.results += [casino_candidates(), harness.casino_facts()]
     harness.current = harness.scripted(writable_graph, llm, [recommender(), info])
 
     app.run()

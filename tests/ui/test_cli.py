@@ -6,6 +6,7 @@ from typer.testing import CliRunner
 
 from agent.result import ToolStep
 from movieagent.cli import app
+from tests.agent.fakes import casino_candidates
 from tests.ui import harness
 from ui.cli import APP, streamlit_command
 from ui.subgraph import subgraph_dot
@@ -56,5 +57,5 @@ def test_subgraph_of_a_movie_and_of_recommendations() -> None:
     )
     dot = subgraph_dot(recs)
     assert dot is not None and '"Heat"' in dot and "31 viewers liked both" in dot
-    candidates = ToolStep(step=1, tool="information", output="", result=harness.casino_candidates())
+    candidates = ToolStep(step=1, tool="information", output="", result=casino_candidates())
     assert subgraph_dot(candidates) is None
