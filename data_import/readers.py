@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -161,7 +162,15 @@ def _split(line: str) -> list[str]:
 
 
 def count_lines(path: Path) -> int:
-    """Data rows in a file (lines minus the header), for progress bars."""
+    """Data rows in a file (lines minus the header), for progress bars and the bulk decision.
+
+    Counted once per file version: the import asks twice for ratings.csv (GBs at 25M rows)."""
+    stat = path.stat()
+    return _count_lines(path.resolve(), stat.st_size, stat.st_mtime_ns)
+
+
+@lru_cache(maxsize=32)
+def _count_lines(path: Path, size: int, mtime_ns: int) -> int:
     with path.open("rb") as handle:
         lines = sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(1 << 20), b""))
     return max(lines - 1, 0)

@@ -57,7 +57,3 @@ class Genre(StrEnum):
                 return member
         alias = _ALIASES.get(key)
         return cls(alias) if alias else None
-
-
-def genre_names() -> list[str]:
-    return [g.value for g in Genre]
