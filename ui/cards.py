@@ -44,12 +44,7 @@ def _recommendations(items: list[Any]) -> None:
     for i, movie in enumerate(movies):
         with columns[i % len(columns)].container(border=True):
             st.markdown(f"**{f.label(movie)}**")
-            genres = f.names(f.get(movie, f.GENRES))
-            if genres:
-                st.caption(" · ".join(genres))
-            rating = _rating_line(movie)
-            if rating:
-                st.markdown(rating)
+            _genres_and_rating(movie)
             reason = f.why(f.get(movie, f.WHY))
             if reason:
                 st.caption(f"Why: {reason}")
@@ -60,16 +55,20 @@ def _movie(data: Any) -> None:
         return
     with st.container(border=True):
         st.markdown(f"### {f.label(data)}")
-        genres = f.names(f.get(data, f.GENRES))
-        if genres:
-            st.caption(" · ".join(genres))
-        rating = _rating_line(data)
-        if rating:
-            st.markdown(rating)
+        _genres_and_rating(data)
         for title, keys in (("Directed by", f.DIRECTORS), ("Cast", f.CAST), ("Tags", f.TAGS)):
             values = f.names(f.get(data, keys))
             if values:
                 st.markdown(f"**{title}:** {', '.join(values)}")
+
+
+def _genres_and_rating(movie: dict[str, Any]) -> None:
+    genres = f.names(f.get(movie, f.GENRES))
+    if genres:
+        st.caption(" · ".join(genres))
+    rating = _rating_line(movie)
+    if rating:
+        st.markdown(rating)
 
 
 def _person(data: Any) -> None:
