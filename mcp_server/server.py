@@ -12,7 +12,8 @@ import anyio
 from mcp import types
 from mcp.server import Server, ServerRequestContext
 
-from mcp_server.catalog import definition, refusal
+from mcp_server import choice
+from mcp_server.catalog import call_result, definition, refusal
 from mcp_server.identity import caller_user_id
 from mcp_server.toolbox import ToolBox
 
@@ -33,12 +34,20 @@ def build_server(toolbox: ToolBox, *, tokens_required: bool = False) -> Server:
 
     async def call_tool(
         ctx: ServerRequestContext, params: types.CallToolRequestParams
-    ) -> types.CallToolResult:
+    ) -> types.CallToolResult | types.InputRequiredResult:
         user_id = caller_user_id()
         if tokens_required and user_id is None:  # the HTTP layer answers 401 before this
             return refusal("This server needs a bearer token.")
         arguments = params.arguments or {}
-        return await anyio.to_thread.run_sync(toolbox.call, user_id, params.name, arguments)
+        if picked := choice.answer(params):
+            arguments = choice.with_choice(arguments, picked)
+        result = await anyio.to_thread.run_sync(toolbox.call, user_id, params.name, arguments)
+        if isinstance(result, str):
+            return refusal(result)
+        asking = result.kind == "candidates" and result.candidates and not choice.replied(params)
+        if asking and choice.can_ask(ctx.protocol_version, ctx.session.client_capabilities):
+            return choice.question(result)
+        return call_result(result)
 
     return Server(
         "movieagent",

@@ -15,13 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from langchain_core.tools import BaseTool
-from mcp import types
 from pydantic import ValidationError
 
-from mcp_server.catalog import call_result, refusal
 from semantic_layer.graph import Graph
 from semantic_layer.session import GUEST_USER_ID, Session
-from semantic_layer.tools import GraphTool, build_tools
+from semantic_layer.tools import GraphTool, ToolResult, build_tools
 
 log = logging.getLogger(__name__)
 
@@ -46,24 +44,26 @@ class ToolBox:
 
     def call(
         self, user_id: int | None, name: str, arguments: Mapping[str, Any]
-    ) -> types.CallToolResult:
-        """Run tool `name` for `user_id` (None: the local user) on `arguments`."""
+    ) -> ToolResult | str:
+        """Run tool `name` for `user_id` (None: the local user): its result, or why it did not run."""
         with self._lock:
             tools = self._tools_for(user_id)
             tool = tools.get(name)
             if tool is None:
-                return refusal(f"There is no tool {name!r}; the tools are: {', '.join(tools)}.")
+                return f"There is no tool {name!r}; the tools are: {', '.join(tools)}."
             if isinstance(tool, GraphTool):
                 try:
                     tool.input_model().model_validate(dict(arguments))
                 except ValidationError as e:
-                    return refusal(f"Invalid arguments for {name}: {_problems(e)}.")
+                    return f"Invalid arguments for {name}: {_problems(e)}."
             try:
                 result = tool.invoke(dict(arguments))
             except Exception as e:  # a bug or a lost graph: a sentence, and the trace in the log
                 log.exception("tool %s failed", name)
-                return refusal(f"{name} failed: {e}. The server log has the details.")
-            return call_result(result)
+                return f"{name} failed: {e}. The server log has the details."
+            if not isinstance(result, ToolResult):  # pragma: no cover - every tool returns one
+                return f"{name} returned no result."
+            return result
 
     def _tools_for(self, user_id: int | None) -> dict[str, BaseTool]:
         if user_id is None:

@@ -11,6 +11,7 @@ import httpx2
 import pytest
 from mcp import Client, MCPError
 from mcp.client.streamable_http import streamable_http_client
+from mcp.types import ElicitRequestFormParams, ElicitRequestParams, ElicitResult
 
 from semantic_layer.users import user_ratings
 from tests.mcp_server.conftest import ALICE, ALICE_ID, BOB, BOB_ID, HttpServer
@@ -137,3 +138,54 @@ def test_unauthenticated_requests_are_refused(
     with pytest.raises(BaseExceptionGroup) as caught:  # the SDK client gets no session
         with_client(http_server, token, body)
     assert caught.group_contains(MCPError)
+
+
+def test_a_client_that_can_ask_gets_a_question_then_the_answer(http_server: HttpServer) -> None:
+    asked: list[tuple[str, list[str]]] = []
+
+    async def pick_2006(context: Any, params: ElicitRequestParams) -> ElicitResult:
+        assert isinstance(params, ElicitRequestFormParams)
+        labels = params.requested_schema["properties"]["choice"]["enum"]
+        asked.append((params.message, labels))
+        return ElicitResult(action="accept", content={"choice": "Casino Royale (2006)"})
+
+    async def main() -> Any:
+        headers = {"Authorization": f"Bearer {ALICE}"}
+        async with (
+            httpx2.AsyncClient(headers=headers, timeout=30) as http,
+            Client(
+                streamable_http_client(http_server.url, http_client=http),
+                elicitation_callback=pick_2006,
+            ) as client,
+        ):
+            info = await client.call_tool("information", {"entity": "casino royale"})
+            rated = await client.call_tool("memory", {"movie": "Casino Royale", "rating": 4})
+            return info, rated
+
+    info, rated = anyio.run(main)
+    assert [labels for _, labels in asked] == [["Casino Royale (1967)", "Casino Royale (2006)"]] * 2
+    assert "Which one do you mean?" in asked[0][0]
+    assert info.structured_content["kind"] == "movie"
+    assert info.structured_content["data"]["year"] == 2006
+    assert rated.structured_content["data"]["year"] == 2006
+    assert [r["year"] for r in user_ratings(http_server.graph, ALICE_ID)] == [2006]
+
+
+def test_a_declined_question_returns_the_candidates(http_server: HttpServer) -> None:
+    async def decline(context: Any, params: ElicitRequestParams) -> ElicitResult:
+        return ElicitResult(action="decline")
+
+    async def main() -> Any:
+        headers = {"Authorization": f"Bearer {ALICE}"}
+        async with (
+            httpx2.AsyncClient(headers=headers, timeout=30) as http,
+            Client(
+                streamable_http_client(http_server.url, http_client=http),
+                elicitation_callback=decline,
+            ) as client,
+        ):
+            return await client.call_tool("memory", {"movie": "Casino Royale", "rating": 4})
+
+    result = anyio.run(main)
+    assert result.structured_content["kind"] == "candidates"
+    assert user_ratings(http_server.graph, ALICE_ID) == []
