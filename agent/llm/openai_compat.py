@@ -62,8 +62,8 @@ class OpenAICompatLLM(LLM):
         self._http = http or httpx.Client(timeout=timeout_s, headers=headers)
         #: why replies are not grammar-constrained; empty while they are
         self.unconstrained = ""
-        if self._shape == "none":
-            self._go_without("the spec says grammar=none")
+        if self._shape == "none":  # asked for: the CLI and the UI say it, no warning needed
+            self._go_without("the spec says grammar=none", level=logging.INFO)
 
     def describe(self) -> str:
         return f"OpenAI-compatible server at {self.url}"
@@ -127,12 +127,12 @@ class OpenAICompatLLM(LLM):
             reason = " ".join(detail.split())[:200]
             self._go_without(f"{self.describe()} turned the step grammar down ({reason})")
 
-    def _go_without(self, reason: str) -> None:
+    def _go_without(self, reason: str, level: int = logging.WARNING) -> None:
         self.supports_grammar = False
         self.unconstrained = (
             f"Replies are not grammar-constrained: {reason}; the parser checks each reply instead."
         )
-        log.warning("%s", self.unconstrained)
+        log.log(level, "%s", self.unconstrained)
 
     def _body(self, request: LLMRequest, shape: GrammarShape) -> dict[str, Any]:
         body: dict[str, Any] = {
