@@ -6,6 +6,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import httpx
@@ -26,26 +27,41 @@ class HttpServer:
         self.graph = graph
 
 
-@pytest.fixture
-def http_server(writable_graph: Any) -> Iterator[HttpServer]:
+@contextmanager
+def serving(graph: Any, tokens: dict[str, int] | None) -> Iterator[HttpServer]:
+    """`movieagent mcp --transport http` in a thread, on a port the OS chose."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    tokens = {ALICE: ALICE_ID, BOB: BOB_ID}
-    server = build_server(ToolBox(writable_graph), tokens_required=True)
+    server = build_server(ToolBox(graph), tokens_required=bool(tokens))
     app = http_app(server, host="127.0.0.1", port=port, tokens=tokens)
     runner = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     thread = threading.Thread(target=runner.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
-    url = f"http://127.0.0.1:{port}/mcp"
     deadline = time.monotonic() + 20
     while not runner.started:
         assert time.monotonic() < deadline, "the HTTP server did not start"
         time.sleep(0.05)
-    yield HttpServer(url, writable_graph)
-    runner.should_exit = True
-    thread.join(timeout=10)
-    sock.close()
+    try:
+        yield HttpServer(f"http://127.0.0.1:{port}/mcp", graph)
+    finally:
+        runner.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
+
+
+@pytest.fixture
+def http_server(writable_graph: Any) -> Iterator[HttpServer]:
+    """With a tokens file: Alice's and Bob's tokens."""
+    with serving(writable_graph, {ALICE: ALICE_ID, BOB: BOB_ID}) as server:
+        yield server
+
+
+@pytest.fixture
+def loopback_server(writable_graph: Any) -> Iterator[HttpServer]:
+    """Without tokens (loopback only): one local user, a guest."""
+    with serving(writable_graph, None) as server:
+        yield server
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from mcp import Client, MCPError
 from mcp.client.streamable_http import streamable_http_client
 from mcp.types import ElicitRequestFormParams, ElicitRequestParams, ElicitResult
 
-from semantic_layer.users import user_ratings
+from semantic_layer.users import FIRST_APP_USER_ID, user_ratings
 from tests.mcp_server.conftest import ALICE, ALICE_ID, BOB, BOB_ID, HttpServer
 
 INITIALIZE = {
@@ -189,3 +189,16 @@ def test_a_declined_question_returns_the_candidates(http_server: HttpServer) -> 
     result = anyio.run(main)
     assert result.structured_content["kind"] == "candidates"
     assert user_ratings(http_server.graph, ALICE_ID) == []
+
+
+def test_loopback_without_tokens_serves_the_local_user(loopback_server: HttpServer) -> None:
+    async def body(client: Client) -> Any:
+        heat = await client.call_tool("information", {"entity": "Heat"})
+        rated = await client.call_tool("memory", {"movie": "Heat (1995)", "rating": 3})
+        return heat, rated
+
+    heat, rated = with_client(loopback_server, None, body)
+    assert heat.structured_content["data"]["title"] == "Heat"
+    guest = rated.structured_content["data"]["userId"]
+    assert guest >= FIRST_APP_USER_ID
+    assert [r["rating"] for r in user_ratings(loopback_server.graph, guest)] == [3.0]
