@@ -48,6 +48,7 @@ COPY agent ./agent
 COPY ui ./ui
 COPY data_import ./data_import
 COPY cypher ./cypher
+COPY mcp_server ./mcp_server
 RUN pip install --no-deps --editable . \
     && python -c "import movieagent.cli" \
     && python -m compileall -q /app

@@ -204,6 +204,8 @@ def _check_ready(graph: Graph, llm: LLM, settings: LLMSettings) -> None:
         err.print(f"[red]error:[/red] {escape(sentence)}")
     if sentences:
         _fail(sentences[-1])
+    if llm.unconstrained:  # known once the backend has met its server (`llm_problem`)
+        err.print(f"[yellow]note:[/yellow] {escape(llm.unconstrained)}")
 
 
 def _session(graph: Graph, user_id: int | None) -> Session:

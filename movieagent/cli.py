@@ -7,6 +7,7 @@ import typer
 from agent.cli import register as register_agent
 from agent.evaluation.cli import register as register_eval
 from data_import.cli import register as register_import
+from mcp_server.cli import register as register_mcp
 from semantic_layer.cli import register as register_semantic_layer
 from ui.cli import register as register_ui
 
@@ -23,6 +24,7 @@ register_semantic_layer(app)
 register_agent(app)
 register_eval(app)
 register_ui(app)
+register_mcp(app)
 
 if __name__ == "__main__":
     app()

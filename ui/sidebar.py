@@ -106,6 +106,8 @@ def render_backends(
         if llm.reachable
         else ":material/error: not reachable"
     )
+    if llm.reachable and llm.unconstrained:
+        llm_state += f"  \n:material/warning: {llm.unconstrained}"
     slot.markdown(f"**LLM** · {services.llm_label}  \n{llm_state}")
 
 

@@ -55,6 +55,7 @@ class LLMHealth(BaseModel):
     reachable: bool
     model: str = ""
     detail: str = ""
+    unconstrained: str = ""  # why replies are not grammar-constrained; empty when they are
 
 
 class LLMTransientError(AgentError):
@@ -66,6 +67,8 @@ class LLM(ABC):
 
     #: whether `json_schema` is enforced by the backend (False: the parser does all the work)
     supports_grammar: bool = True
+    #: why replies are not grammar-constrained (said once by the CLI and the UI); "" while they are
+    unconstrained: str = ""
 
     @abstractmethod
     def stream(self, request: LLMRequest) -> Iterator[LLMChunk]:

@@ -1,4 +1,7 @@
-"""Mixtral's chat template, for servers that take a raw prompt (TGI's `/generate`).
+"""Mixtral's chat template, to measure prompts as Mixtral sees them (`agent.benchmark`).
+
+No backend renders prompts itself any more: TGI's Messages API and OpenAI-compatible servers
+apply the served model's own template.
 
 `[INST] user [/INST] assistant</s>[INST] user [/INST]`: no system role, strictly alternating
 turns, starting and ending with the user. The leading `<s>` is left out because TGI's

@@ -1,9 +1,12 @@
 """Any OpenAI-compatible server (vLLM, SGLang, llama.cpp server, Ollama, TGI's Messages API).
 
-`POST {base}/chat/completions` with `stream: true`, the step schema as `response_format`
-`json_schema`; a server that rejects `response_format` is asked again without it (logged) and
-the parser does the work. The model name is `MOVIEAGENT_LLM_MODEL`, else the first one that
-`GET {base}/models` lists.
+`POST {base}/chat/completions` with `stream: true` and the step schema as `response_format`,
+in the shape the server accepts (`agent/llm/response_format.py`): named in the spec
+(`?grammar=tgi`), else found by asking the server once (a TGI answers `GET /info`), else
+OpenAI's `json_schema`. A server that turns the shape down (400/422 naming it) is asked again
+with the next shape, then without; going without is logged once and reported by `health()`
+(`LLMHealth.unconstrained`), which the CLI and the UI show. The model name is
+`MOVIEAGENT_LLM_MODEL`, else the first one that `GET {base}/models` lists.
 """
 
 from __future__ import annotations
@@ -17,7 +20,15 @@ import httpx
 from agent.errors import AgentError, LLMUnavailableError
 from agent.llm.base import LLM, LLMChunk, LLMHealth, LLMRequest, LLMTransientError, TokenUsage
 from agent.llm.http_errors import from_status, is_connection_failure
+from agent.llm.response_format import (
+    FALLBACK,
+    GrammarShape,
+    is_tgi_info,
+    response_format,
+    split_grammar,
+)
 from agent.llm.sse import error_body, events
+from agent.llm.text import scrub
 
 log = logging.getLogger(__name__)
 
@@ -26,9 +37,13 @@ START_HINT = (
     "mistralai/Mixtral-8x7B-Instruct-v0.1` or `ollama serve`), or set MOVIEAGENT_LLM=llamacpp "
     "to use the built-in CPU model"
 )
+#: words in a 400/422 reply that say the schema, not the prompt, was turned down
+_GRAMMAR_WORDS = ("response_format", "grammar", "json_schema", "guided")
 
 
 class OpenAICompatLLM(LLM):
+    start_hint = START_HINT
+
     def __init__(
         self,
         url: str,
@@ -37,12 +52,18 @@ class OpenAICompatLLM(LLM):
         api_key: str | None = None,
         timeout_s: float = 60.0,
         http: httpx.Client | None = None,
+        grammar: GrammarShape | None = None,
     ) -> None:
-        self.url = url.rstrip("/")
+        self.url, stated = split_grammar(url)
         self._model = model
+        self._shape: GrammarShape | None = grammar or stated
+        self._stated = self._shape is not None
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._http = http or httpx.Client(timeout=timeout_s, headers=headers)
-        self._schema_ok = True
+        #: why replies are not grammar-constrained; empty while they are
+        self.unconstrained = ""
+        if self._shape == "none":  # asked for: the CLI and the UI say it, no warning needed
+            self._go_without("the spec says grammar=none", level=logging.INFO)
 
     def describe(self) -> str:
         return f"OpenAI-compatible server at {self.url}"
@@ -52,47 +73,82 @@ class OpenAICompatLLM(LLM):
             yield from self._stream(request)
         except httpx.HTTPError as e:
             if is_connection_failure(e):
-                raise LLMUnavailableError(f"Nothing answers at {self.url}: {START_HINT}.") from e
+                raise LLMUnavailableError(
+                    f"Nothing answers at {self.url}: {self.start_hint}."
+                ) from e
             raise LLMTransientError(f"{self.describe()}: {e!r}") from e
 
     def health(self) -> LLMHealth:
         try:
-            return LLMHealth(reachable=True, model=self._model_name(), detail=self.describe())
+            model = self._model_name()
+            self.grammar_shape()
         except (AgentError, httpx.HTTPError) as e:
             return LLMHealth(
-                reachable=False, detail=f"nothing answers at {self.url}: {START_HINT}. ({e})"
+                reachable=False, detail=f"nothing answers at {self.url}: {self.start_hint}. ({e})"
             )
+        return LLMHealth(
+            reachable=True, model=model, detail=self.describe(), unconstrained=self.unconstrained
+        )
+
+    def grammar_shape(self) -> GrammarShape:
+        """The shape this server gets: stated, else detected once (a failed probe is retried)."""
+        if self._shape is not None:
+            return self._shape
+        try:
+            response = self._http.get(f"{self.url.removesuffix('/v1')}/info", timeout=5.0)
+            info = response.json() if response.status_code == 200 else None
+        except ValueError:
+            info = None
+        except httpx.HTTPError:
+            return "json_schema"  # nothing answers yet: the request itself will say so
+        self._shape = "tgi" if is_tgi_info(info) else "json_schema"
+        return self._shape
 
     def _stream(self, request: LLMRequest) -> Iterator[LLMChunk]:
-        body = self._body(request, with_schema=self._schema_ok and request.json_schema is not None)
-        with self._http.stream("POST", f"{self.url}/chat/completions", json=body) as response:
-            if response.status_code in (400, 422) and "response_format" in body:
-                detail, _ = error_body(response)
-                log.warning(
-                    "%s rejected response_format (%s); continuing without it", self.url, detail
-                )
-                self._schema_ok = False
-            else:
+        while True:
+            shape = "none" if request.json_schema is None else self.grammar_shape()
+            body = self._body(request, shape)
+            url = f"{self.url}/chat/completions"
+            with self._http.stream("POST", url, json=body, timeout=request.timeout_s) as response:
+                if response.status_code in (400, 422) and "response_format" in body:
+                    detail, _ = error_body(response)
+                    if any(word in detail.lower() for word in _GRAMMAR_WORDS):
+                        self._refused(shape, detail)
+                        continue
+                    raise from_status(response.status_code, self.describe(), detail)
                 yield from _chunks(response, self.describe())
                 return
-        yield from self._stream(request)
 
-    def _body(self, request: LLMRequest, with_schema: bool) -> dict[str, Any]:
+    def _refused(self, shape: GrammarShape, detail: str) -> None:
+        following = "none" if self._stated else FALLBACK.get(shape, "none")
+        log.info("%s turned down the %s grammar shape (%s)", self.url, shape, detail[:200])
+        self._shape = following
+        if following == "none":
+            reason = " ".join(detail.split())[:200]
+            self._go_without(f"{self.describe()} turned the step grammar down ({reason})")
+
+    def _go_without(self, reason: str, level: int = logging.WARNING) -> None:
+        self.supports_grammar = False
+        self.unconstrained = (
+            f"Replies are not grammar-constrained: {reason}; the parser checks each reply instead."
+        )
+        log.log(level, "%s", self.unconstrained)
+
+    def _body(self, request: LLMRequest, shape: GrammarShape) -> dict[str, Any]:
         body: dict[str, Any] = {
             "model": self._model_name(),
-            "messages": [m.model_dump() for m in request.messages],
+            "messages": [{"role": m.role, "content": scrub(m.content)} for m in request.messages],
             "max_tokens": request.max_new_tokens,
             "temperature": 0,
             "stream": True,
             "stream_options": {"include_usage": True},
         }
         if request.stop:
-            body["stop"] = request.stop
-        if with_schema:
-            body["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {"name": "react_step", "schema": request.json_schema},
-            }
+            body["stop"] = [scrub(s) for s in request.stop]
+        if request.json_schema is not None:
+            grammar = response_format(shape, request.json_schema)
+            if grammar is not None:
+                body["response_format"] = grammar
         return body
 
     def _model_name(self) -> str:
@@ -113,7 +169,7 @@ def _chunks(response: httpx.Response, what: str) -> Iterator[LLMChunk]:
     usage = TokenUsage(estimated=True)
     for event in events(response):
         if event.get("error"):
-            raise LLMTransientError(f"{what}: {event['error']}")
+            raise LLMTransientError(f"{what}: {scrub(str(event['error']))}")
         if event.get("usage"):
             usage = TokenUsage(
                 prompt_tokens=event["usage"].get("prompt_tokens") or 0,
@@ -122,6 +178,6 @@ def _chunks(response: httpx.Response, what: str) -> Iterator[LLMChunk]:
         for choice in event.get("choices") or []:
             text = (choice.get("delta") or {}).get("content") or ""
             if text:
-                yield LLMChunk(text=text)
+                yield LLMChunk(text=scrub(text))
             finish = choice.get("finish_reason") or finish
     yield LLMChunk(finish_reason=finish or "stop", usage=usage)

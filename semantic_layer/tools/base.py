@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from abc import abstractmethod
-from typing import Any
+from typing import Any, Literal
 
 from langchain_core.tools import BaseTool
 from pydantic import BaseModel, ConfigDict, Field
@@ -23,6 +23,8 @@ class GraphTool(BaseTool):
 
     graph: Graph = Field(exclude=True)
     session: Session = Field(exclude=True)
+    #: "write" when a call may change the graph (its queries run in write transactions)
+    mode: Literal["read", "write"] = Field(default="read", exclude=True)
 
     def input_model(self) -> type[BaseModel]:
         schema = self.args_schema

@@ -136,5 +136,6 @@ def declared_tool(spec: ToolSpec, graph: Any, session: Any) -> DeclaredTool:
         graph=graph,
         session=session,
         spec=spec,
+        mode=spec.mode,
         metadata={"path": str(spec.path), "mode": spec.mode},
     )

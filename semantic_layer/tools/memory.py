@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -34,6 +34,7 @@ class Memory(GraphTool):
         "is ambiguous it returns the candidates and stores nothing."
     )
     args_schema: type[BaseModel] = MemoryInput
+    mode: Literal["read", "write"] = "write"
 
     def execute(self, arguments: Any, graph: TracedGraph) -> ToolResult:
         args: MemoryInput = arguments

@@ -19,23 +19,6 @@ def tgi_server() -> Iterator[TGIServer]:
 
 
 @pytest.fixture
-def hub_online(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Offline mode off for one test, so `InferenceClient` may reach a TGI on loopback.
-
-    `is_offline_mode()` reads `constants.HF_HUB_OFFLINE`, computed once at import from the
-    environment. Telemetry goes off too, or the first request's headers fetch a registry from
-    the Hub. The socket guard in tests/conftest.py still blocks everything outside loopback.
-    """
-    from huggingface_hub import constants
-
-    for var in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("HF_HUB_DISABLE_TELEMETRY", "1")
-    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
-    monkeypatch.setattr(constants, "HF_HUB_DISABLE_TELEMETRY", True)
-
-
-@pytest.fixture
 def tools() -> list[ScriptedTool]:
     return [recommender(), information()]
 

@@ -1,6 +1,13 @@
-"""The TGI backend on the wire, against a server that speaks TGI's documented API."""
+"""The TGI backend on the wire, against a server that speaks TGI's documented API.
+
+The backend sends chat messages to TGI's Messages API and the server applies the served model's
+own template: a Mixtral and a Qwen deployment get the same request, rendered differently.
+"""
 
 from __future__ import annotations
+
+import json
+from collections.abc import Iterator
 
 import pytest
 
@@ -10,9 +17,16 @@ from agent.llm.base import ChatMessage, LLMRequest
 from agent.llm.tgi import TGILLM
 from agent.settings import LLMSettings
 from tests.agent.fakes import ScriptedTool, call, final
-from tests.agent.tgi_server import MODEL_ID, TGIServer
+from tests.agent.tgi_server import MODEL_ID, QWEN_ID, TGIServer
 
-pytestmark = pytest.mark.usefixtures("hub_online")
+CHAT = "/v1/chat/completions"
+
+
+@pytest.fixture
+def qwen_server() -> Iterator[TGIServer]:
+    server = TGIServer(model_id=QWEN_ID).start()
+    yield server
+    server.stop()
 
 
 def tgi_agent(server: TGIServer, tools: list[ScriptedTool]) -> Agent:
@@ -21,27 +35,50 @@ def tgi_agent(server: TGIServer, tools: list[ScriptedTool]) -> Agent:
     return Agent(llm, tools, backoff_s=0.01)
 
 
-def test_tool_question_costs_two_calls_with_grammar(
-    tgi_server: TGIServer, tools: list[ScriptedTool]
-) -> None:
+def test_messages_api_with_tgi_grammar(tgi_server: TGIServer, tools: list[ScriptedTool]) -> None:
     tgi_server.enqueue(call("information", entity="Heat"), final("Michael Mann directed Heat."))
     result = tgi_agent(tgi_server, tools).ask("Who directed Heat?")
     assert result.answer == "Michael Mann directed Heat."
-    posted = tgi_server.posted("/")
+    posted = tgi_server.posted(CHAT)
     assert len(posted) == len(result.llm_calls) == 2
-    assert posted[0]["stream"] is True
-    parameters = posted[0]["parameters"]
-    grammar = parameters["grammar"]
-    assert grammar["type"] == "json"
+    assert [p for p, _ in tgi_server.requests if p != CHAT] == []  # no /generate, no probe
+    first, second = posted
+    assert first["stream"] is True and first["stream_options"] == {"include_usage": True}
+    grammar = first["response_format"]
+    assert grammar["type"] == "json" and set(grammar) == {"type", "value"}
     assert "properties" in grammar["value"] and len(grammar["value"]["anyOf"]) == 3
-    assert parameters["stop"] == ["Observation:"]
-    assert parameters["details"] is True and parameters["max_new_tokens"] == 400
-    assert posted[0]["inputs"].startswith("[INST] You are MovieAgent")
-    assert posted[1]["inputs"].count("[INST]") == 2  # question, then the Observation turn
-    assert '"action": "information"' in posted[1]["inputs"]
+    assert first["stop"] == ["Observation:"] and first["max_tokens"] == 400
+    assert first["temperature"] == 0
+    assert [m["role"] for m in first["messages"]] == ["user"]
+    assert first["messages"][0]["content"].startswith("You are MovieAgent")
+    assert [m["role"] for m in second["messages"]] == ["user", "assistant", "user"]
+    assert '"action": "information"' in second["messages"][1]["content"]
     call_1 = result.llm_calls[0]
     assert call_1.prompt_tokens > 100 and not call_1.estimated_tokens
-    assert call_1.finish_reason == "eos_token"
+    assert call_1.finish_reason == "stop"
+
+
+@pytest.mark.parametrize(
+    ("fixture", "opening", "foreign"),
+    [("tgi_server", "[INST] You are MovieAgent", "<|im_start|>"),
+     ("qwen_server", "<|im_start|>user\nYou are MovieAgent", "[INST]")],
+)  # fmt: skip
+def test_the_served_models_template_renders_the_prompt(
+    request: pytest.FixtureRequest,
+    tools: list[ScriptedTool],
+    fixture: str,
+    opening: str,
+    foreign: str,
+) -> None:
+    server: TGIServer = request.getfixturevalue(fixture)
+    server.enqueue(call("information", entity="Heat"), final("Michael Mann."))
+    assert tgi_agent(server, tools).ask("Who directed Heat?").answer == "Michael Mann."
+    for body in server.posted(CHAT):  # what we sent: plain turns, no template markup
+        assert all("[INST]" not in m["content"] for m in body["messages"])
+        assert all("<|im_start|>" not in m["content"] for m in body["messages"])
+    first, second = server.rendered  # what the server made of it: its model's own template
+    assert first.startswith(opening) and foreign not in second
+    assert second.count(opening) == 1 and "Observation" in second
 
 
 def test_answer_streams_token_by_token(tgi_server: TGIServer, tools: list[ScriptedTool]) -> None:
@@ -62,30 +99,36 @@ def test_server_errors_are_retried(
     result = tgi_agent(tgi_server, tools).ask("hi")
     assert result.answer == "Fine after all."
     assert result.llm_calls[0].attempts == 2
-    assert len(tgi_server.posted("/")) == 2
+    assert len(tgi_server.posted(CHAT)) == 2
 
 
-def test_grammar_refused_by_the_server_falls_back_to_parsing(
-    tgi_server: TGIServer, tools: list[ScriptedTool]
-) -> None:
-    refusal = (422, "grammar is not supported: start TGI without --disable-grammar-support")
-    tgi_server.enqueue(refusal, "Thought: easy.\nFinal Answer: Michael Mann.", final("Ronin."))
-    agent = tgi_agent(tgi_server, tools)
-    assert agent.ask("Who directed Heat?").answer == "Michael Mann."
-    assert agent.ask("Like Heat?").answer == "Ronin."
-    first, second, third = tgi_server.posted("/")
-    assert "grammar" in first["parameters"]
-    assert "grammar" not in second["parameters"] and "grammar" not in third["parameters"]
+def test_grammar_refused_by_the_server_is_said_once(tools: list[ScriptedTool]) -> None:
+    server = TGIServer(grammar=False).start()  # as with --disable-grammar-support
+    try:
+        server.enqueue("Thought: easy.\nFinal Answer: Michael Mann.", final("Ronin."))
+        agent = tgi_agent(server, tools)
+        assert not agent.llm.health().unconstrained
+        assert agent.ask("Who directed Heat?").answer == "Michael Mann."
+        assert agent.ask("Like Heat?").answer == "Ronin."
+        first, second, third = server.posted(CHAT)
+        assert "response_format" in first
+        assert "response_format" not in second and "response_format" not in third
+        note = agent.llm.health().unconstrained
+        assert "not grammar-constrained" in note and "Grammar and tools are not supported" in note
+    finally:
+        server.stop()
 
 
 def test_other_validation_errors_are_reported_not_retried(
     tgi_server: TGIServer, tools: list[ScriptedTool]
 ) -> None:
     tgi_server.enqueue((422, "Input validation error: inputs must have less than 4096 tokens"))
-    result = tgi_agent(tgi_server, tools).ask("Who directed Heat?")
+    agent = tgi_agent(tgi_server, tools)
+    result = agent.ask("Who directed Heat?")
     assert result.stop_reason == "error" and "HTTP 422" in (result.error or "")
     assert "4096 tokens" in result.answer
-    assert len(tgi_server.posted("/")) == 1
+    assert len(tgi_server.posted(CHAT)) == 1
+    assert agent.llm.unconstrained == ""  # a long prompt does not cost the grammar
 
 
 def test_connection_refused_says_what_to_start(closed_port_url: str) -> None:
@@ -98,23 +141,37 @@ def test_connection_refused_says_what_to_start(closed_port_url: str) -> None:
     assert not llm.health().reachable
 
 
-def test_offline_mode_says_to_unset_it(
-    tgi_server: TGIServer, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_hub_offline_mode_does_not_matter(tgi_server: TGIServer) -> None:
+    """Plain HTTP: HF_HUB_OFFLINE (set for the whole test run) no longer blocks a local TGI."""
     from huggingface_hub import constants
 
-    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
-    llm = TGILLM(tgi_server.url)
+    assert constants.is_offline_mode()
+    tgi_server.enqueue("hello")
     request = LLMRequest(messages=[ChatMessage(role="user", content="hi")])
-    with pytest.raises(LLMUnavailableError, match="unset HF_HUB_OFFLINE for the app process"):
-        list(llm.stream(request))
-    assert "unset HF_HUB_OFFLINE" in llm.health().detail and not llm.health().reachable
-    assert tgi_server.posted("/") == []
+    assert "".join(c.text for c in TGILLM(tgi_server.url).stream(request)) == "hello"
+
+
+def test_lone_surrogates_are_replaced_not_fatal(tgi_server: TGIServer) -> None:
+    """Issue 11, item 8: `\\ud800` in a question or in a reply used to raise UnicodeEncodeError."""
+    tgi_server.enqueue("Heat \ud800 (1995)")
+    llm = TGILLM(tgi_server.url)
+    request = LLMRequest(messages=[ChatMessage(role="user", content="\ud800Heat")])
+    text = "".join(c.text for c in llm.stream(request))
+    assert text == "Heat \ufffd (1995)" and text.encode("utf-8")
+    assert tgi_server.posted(CHAT)[0]["messages"][0]["content"] == "\ufffdHeat"
+
+
+def test_lone_surrogate_question_through_the_agent(
+    tgi_server: TGIServer, tools: list[ScriptedTool]
+) -> None:
+    tgi_server.enqueue(json.dumps({"thought": "x", "action": "Final Answer", "action_input": "ok"}))
+    result = tgi_agent(tgi_server, tools).ask("Who directed \ud800Heat?")
+    assert result.answer == "ok" and result.stop_reason != "error"
 
 
 def test_health_reads_info(tgi_server: TGIServer) -> None:
     health = TGILLM(tgi_server.url).health()
-    assert health.reachable and health.model == MODEL_ID
+    assert health.reachable and health.model == MODEL_ID and not health.unconstrained
 
 
 def test_generate_endpoint_speaks_the_documented_format(tgi_server: TGIServer) -> None:

@@ -1,10 +1,17 @@
-"""A scripted server that speaks TGI's documented HTTP API, on a free loopback port.
+"""Scripted servers on a free loopback port that speak TGI's or vLLM's documented HTTP API.
 
-`/` (TGI's compat route, where `huggingface_hub`'s `InferenceClient` posts when given the base
-URL: `/generate_stream` when the body says `"stream": true`, else `/generate`), `/generate`,
-`/generate_stream` (server-sent events), `/info`, `/health` and the Messages API
-`/v1/chat/completions` (+ `/v1/models`). Replies come from a queue: a string is generated text;
-an `int` (or `(status, message)`) is an HTTP error answered with TGI's error body. Every request is recorded.
+`TGIServer`: `/info` (with `model_id` and `router`), `/health`, the Messages API
+`/v1/chat/completions` (+ `/v1/models`), and the raw `/generate` and `/generate_stream`. Like
+TGI, it renders the messages with the served model's own chat template (Mixtral's `[INST]` or
+Qwen's ChatML, by `model_id`), takes a grammar only as `{"type": "json", "value": ...}` and
+turns OpenAI's `json_schema` shape down with a 422.
+
+`VLLMServer`: no `/info`; `/v1/chat/completions` takes OpenAI's `json_schema` shape (and
+`json_object`) and turns TGI's shape down with a 400, as vLLM's request validation does.
+
+Replies come from a queue: a string is generated text; an `int` (or `(status, message)`) is an
+HTTP error with the server's error body. Every request is recorded, with the prompt the
+server rendered from the messages.
 """
 
 from __future__ import annotations
@@ -13,15 +20,21 @@ import json
 import re
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, ClassVar
 
 MODEL_ID = "mistralai/Mixtral-8x7B-Instruct-v0.1"
+QWEN_ID = "Qwen/Qwen2.5-7B-Instruct"
 
 
 class TGIServer:
-    def __init__(self) -> None:
+    kind: ClassVar[str] = "tgi"
+
+    def __init__(self, model_id: str = MODEL_ID, grammar: bool = True) -> None:
+        self.model_id = model_id
+        self.grammar = grammar  # False: as if started with --disable-grammar-support
         self.replies: list[str | int | tuple[int, str]] = []
         self.requests: list[tuple[str, dict[str, Any]]] = []
+        self.rendered: list[str] = []  # each chat request's prompt, in the served template
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
         self._thread = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
@@ -49,6 +62,56 @@ class TGIServer:
     def next_reply(self) -> str | int | tuple[int, str]:
         return self.replies.pop(0) if self.replies else 500
 
+    def info(self) -> dict[str, Any] | None:
+        return {
+            "model_id": self.model_id,
+            "max_input_tokens": 4095,
+            "version": "3.3.6",
+            "router": "text-generation-router",
+        }
+
+    def grammar_refusal(self, response_format: Any) -> tuple[int, str] | None:
+        """TGI's answer to a `response_format` it cannot take, or None when it takes it."""
+        kind = response_format.get("type") if isinstance(response_format, dict) else None
+        if kind not in ("json", "regex", "json_object"):
+            return (
+                422,
+                "Failed to deserialize the JSON body into the target type: response_format: "
+                f"unknown variant `{kind}`, expected one of `json`, `regex`, `json_object`",
+            )
+        if not self.grammar:
+            return 422, "Grammar and tools are not supported by this model"
+        return None
+
+    def render(self, messages: list[dict[str, str]]) -> str:
+        """The served model's chat template, as the real server applies it."""
+        if self.model_id.startswith("Qwen/"):
+            turns = [f"<|im_start|>{m['role']}\n{m['content']}<|im_end|>\n" for m in messages]
+            return "".join(turns) + "<|im_start|>assistant\n"
+        return "".join(
+            f"[INST] {m['content']} [/INST]" if m["role"] == "user" else f" {m['content']}</s>"
+            for m in messages
+        )
+
+
+class VLLMServer(TGIServer):
+    kind: ClassVar[str] = "vllm"
+
+    def info(self) -> dict[str, Any] | None:
+        return None  # vLLM has no /info
+
+    def grammar_refusal(self, response_format: Any) -> tuple[int, str] | None:
+        kind = response_format.get("type") if isinstance(response_format, dict) else None
+        if kind == "json_schema" and "schema" in response_format.get("json_schema", {}):
+            return None
+        if kind in ("json_object", "text"):
+            return None
+        return (
+            400,
+            "1 validation error for ChatCompletionRequest\nresponse_format.type\n  Input should "
+            f"be 'text', 'json_object' or 'json_schema' [input_value='{kind}']",
+        )
+
 
 def tokens(text: str) -> list[str]:
     """Roughly how a tokenizer cuts text: words with their leading space, punctuation alone."""
@@ -62,14 +125,14 @@ def _handler(server: TGIServer) -> type[BaseHTTPRequestHandler]:
 
         def do_GET(self) -> None:
             server.requests.append((self.path, {}))
+            info = server.info()
             if self.path == "/health":
                 self._send(200, None)
-            elif self.path == "/info":
-                self._send(
-                    200, {"model_id": MODEL_ID, "max_input_tokens": 4095, "version": "2.4.1"}
-                )
+            elif self.path == "/info" and info is not None:
+                self._send(200, info)
             elif self.path == "/v1/models":
-                self._send(200, {"object": "list", "data": [{"id": MODEL_ID, "object": "model"}]})
+                model = {"id": server.model_id, "object": "model"}
+                self._send(200, {"object": "list", "data": [model]})
             else:
                 self._send(404, {"error": "not found", "error_type": "not_found"})
 
@@ -77,27 +140,38 @@ def _handler(server: TGIServer) -> type[BaseHTTPRequestHandler]:
             length = int(self.headers.get("Content-Length") or 0)
             body = json.loads(self.rfile.read(length) or b"{}")
             server.requests.append((self.path, body))
+            if self.path == "/v1/chat/completions":
+                refusal = (
+                    server.grammar_refusal(body["response_format"])
+                    if "response_format" in body
+                    else None
+                )
+                if refusal is not None:
+                    self._error(*refusal)
+                    return
+                server.rendered.append(server.render(body["messages"]))
             reply = server.next_reply()
             if isinstance(reply, int):
                 reply = (reply, f"scripted failure {reply}")
             if isinstance(reply, tuple):
-                status, message = reply
-                kind = {503: "overloaded", 422: "validation"}.get(status, "generation")
-                self._send(status, {"error": message, "error_type": kind})
+                self._error(*reply)
                 return
-            prompt_tokens = len(tokens(str(body.get("inputs", body.get("messages", "")))))
-            path = self.path
-            if path == "/":
-                path = "/generate_stream" if body.get("stream") else "/generate"
-            if path == "/generate":
+            if self.path == "/v1/chat/completions":
+                self._stream_openai(reply, len(tokens(server.rendered[-1])))
+            elif self.path == "/generate":
                 details = {"finish_reason": "eos_token", "generated_tokens": len(tokens(reply))}
                 self._send(200, {"generated_text": reply, "details": details})
-            elif path == "/generate_stream":
-                self._stream_tgi(reply, prompt_tokens)
-            elif path == "/v1/chat/completions":
-                self._stream_openai(reply, prompt_tokens)
+            elif self.path == "/generate_stream":
+                self._stream_tgi(reply, len(tokens(str(body.get("inputs", "")))))
             else:
                 self._send(404, {"error": "not found", "error_type": "not_found"})
+
+        def _error(self, status: int, message: str) -> None:
+            if server.kind == "vllm":
+                self._send(status, {"object": "error", "message": message, "code": status})
+                return
+            kind = {503: "overloaded", 422: "validation"}.get(status, "generation")
+            self._send(status, {"error": message, "error_type": kind})
 
         def _stream_tgi(self, reply: str, prompt_tokens: int) -> None:
             self._start_events()

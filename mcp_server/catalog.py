@@ -1,0 +1,68 @@
+"""Our tools as MCP sees them: definitions for `tools/list`, results for `tools/call`.
+
+A definition carries the tool's own description and argument JSON schema, `readOnlyHint` /
+`destructiveHint` from its mode, and `ToolResult`'s schema as the output schema. A result
+carries the `ToolResult` as structured content and its sentence as text; an ambiguous title
+lists the candidates with their years, so the client can ask which one.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from langchain_core.tools import BaseTool
+from mcp import types
+from pydantic import BaseModel
+
+from semantic_layer.tools import GraphTool, ToolResult
+
+RESULT_SCHEMA: dict[str, Any] = ToolResult.model_json_schema(mode="serialization")
+
+
+def definition(tool: BaseTool) -> types.Tool:
+    write = isinstance(tool, GraphTool) and tool.mode == "write"
+    model = tool.tool_call_schema  # what `movieagent tools --json` shows, too
+    schema = (
+        dict(model) if isinstance(model, dict) else cast(type[BaseModel], model).model_json_schema()
+    )
+    schema.setdefault("type", "object")
+    schema.setdefault("properties", {})
+    return types.Tool(
+        name=tool.name,
+        description=tool.description,
+        input_schema=schema,
+        output_schema=RESULT_SCHEMA,
+        annotations=types.ToolAnnotations(
+            read_only_hint=not write,
+            destructive_hint=write,  # a rating replaces the previous one
+            idempotent_hint=True,
+            open_world_hint=False,  # the graph only
+        ),
+    )
+
+
+def sentence(result: ToolResult) -> str:
+    """What a person (or the model) reads: the message, and the candidates to choose from."""
+    text = result.message or ("Done." if result.ok else "The tool found nothing.")
+    if result.candidates:
+        choices = "\n".join(f"- {c.label}" for c in result.candidates)
+        text = f"{text}\nWhich one? Call {result.tool} again with one of:\n{choices}"
+    return text
+
+
+def call_result(result: ToolResult) -> types.CallToolResult:
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=sentence(result))],
+        structured_content=result.model_dump(mode="json"),
+        is_error=result.kind == "error",
+    )
+
+
+def refusal(text: str) -> types.CallToolResult:
+    """A call we could not run (unknown tool, invalid arguments): a sentence, as an error."""
+    result = ToolResult(tool="", ok=False, kind="error", message=text)
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=text)],
+        structured_content=result.model_dump(mode="json"),
+        is_error=True,
+    )
