@@ -37,7 +37,7 @@ from semantic_layer.errors import SemanticLayerError, UserIdError
 from semantic_layer.graph import Graph, connect
 from semantic_layer.session import Session
 from semantic_layer.text_safety import clean_text
-from semantic_layer.user_policy import session_for
+from semantic_layer.user_policy import check_range, session_for
 from semantic_layer.user_ratings import count_ratings
 
 UserOption = Annotated[
@@ -189,6 +189,11 @@ def _conversation(
     spec: str | None, user_id: int | None, max_steps: int, admin: bool = False
 ) -> Iterator[Conversation]:
     """The agent for one command, once the graph and the model are known to be usable."""
+    try:
+        if user_id is not None:
+            check_range(user_id)  # before anything starts
+    except UserIdError as e:
+        _fail(str(e), code=2)
     try:
         with _services(spec) as (settings, llm, graph):
             _check_ready(graph, llm, settings)

@@ -16,7 +16,7 @@ from rich.table import Table
 from semantic_layer.errors import SemanticLayerError, UserIdError
 from semantic_layer.graph import connect
 from semantic_layer.graph_stats import IMPORT_HINT, graph_problem, graph_stats
-from semantic_layer.session import GUEST_USER_ID, Session
+from semantic_layer.session import Session
 from semantic_layer.text_safety import clean_value
 from semantic_layer.user_policy import session_for
 
@@ -52,7 +52,7 @@ def stats_command(
 
 @contextmanager
 def _tools(
-    user_id: int, require_data: bool = False, admin: bool = False
+    user_id: int | None, require_data: bool = False, admin: bool = False
 ) -> Iterator[tuple[dict[str, Any], Session]]:
     from semantic_layer.tools import build_tools
 
@@ -77,7 +77,7 @@ def tools_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON with each schema.")] = False,
 ) -> None:
     """Every tool the agent can call, with its description and argument schema."""
-    with _tools(GUEST_USER_ID) as (tools, _):
+    with _tools(None) as (tools, _):
         listing = [
             {
                 "name": t.name,
@@ -107,12 +107,12 @@ def tool_command(
     name: Annotated[str, typer.Argument(help="The tool to run (see `movieagent tools`).")],
     args: Annotated[str, typer.Option("--args", help="Arguments as a JSON object.")] = "{}",
     user_id: Annotated[
-        int,
+        int | None,
         typer.Option(
             "--user-id",
             help="Run as this user (default: a guest); a MovieLens user is a read-only demo.",
         ),
-    ] = GUEST_USER_ID,
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the whole result.")] = False,
     as_admin: Annotated[
         bool,

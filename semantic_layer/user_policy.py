@@ -1,7 +1,7 @@
 """Which user a caller may act as: the one rule for `--user-id` on every command.
 
-- 0 (or no id) is a guest, who gets a fresh app id with the first stored rating.
-- Negative ids, and ids that do not fit a 64-bit integer, are refused.
+- No id is a guest, who gets a fresh app id with the first stored rating.
+- 0, negative ids, and ids that do not fit a 64-bit integer, are refused.
 - A MovieLens user (below `FIRST_APP_USER_ID`) with ratings may be read as a demo: the session is
   read-only, so nothing can be stored or removed under their name, unless `admin`.
 - An app id (`FIRST_APP_USER_ID`..`LAST_APP_USER_ID`) must have been handed out already, and must
@@ -25,7 +25,7 @@ def session_for(
     graph: Graph, user_id: int | None, *, account: str = LOCAL_ACCOUNT, admin: bool = False
 ) -> Session:
     """The session for acting as `user_id`, or `UserIdError` with a sentence saying why not."""
-    if user_id is None or user_id == GUEST_USER_ID:
+    if user_id is None:
         return Session()
     check_range(user_id)
     if user_id < FIRST_APP_USER_ID:
@@ -51,7 +51,9 @@ def session_for(
 
 
 def check_range(user_id: int) -> None:
-    """Refuse ids no user can have: negative, or too large for the database."""
+    """Refuse ids no user can have: 0 (the guest's), negative, or too large for the database."""
+    if user_id == GUEST_USER_ID:
+        raise UserIdError(f"0 is nobody's user id: {_FRESH}.")
     if user_id < 0:
         raise UserIdError(f"User ids are never negative ({user_id}): {_FRESH}.")
     if user_id > MAX_USER_ID:

@@ -26,7 +26,7 @@ def _make_user(graph: Any, user_id: int, account: str | None = None) -> None:
     graph.write("test/make_user", {"userId": user_id, "account": account})
 
 
-@pytest.mark.parametrize("user_id", [-5, -1, MAX_USER_ID + 1, 2**64])
+@pytest.mark.parametrize("user_id", [0, -5, -1, MAX_USER_ID + 1, 2**64])
 def test_negative_and_too_large_ids_are_refused(writable: Any, user_id: int) -> None:
     with pytest.raises(UserIdError) as e:
         session_for(writable, user_id)
