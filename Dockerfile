@@ -4,7 +4,11 @@
 #
 #   docker build -t movieagent .
 #   docker run --rm -p 8501:8501 -e NEO4J_URI=neo4j+s://... -e NEO4J_PASSWORD=... \
-#       -e MOVIEAGENT_LLM=tgi+http://tgi-host:80 movieagent
+#       -e MOVIEAGENT_LLM=tgi+http://tgi-host:80 \
+#       -v $PWD/streamlit-secrets.toml:/home/movieagent/.streamlit/secrets.toml:ro movieagent
+#
+# The app listens on 0.0.0.0 here, so it refuses to start without the sign-in settings (an
+# [auth] section, see docs/streamlit-secrets.example.toml and docs/production.md).
 #
 # The image talks to a model server (TGI, vLLM, ...), so llama.cpp is left out; build with
 # --build-arg EXTRAS=llamacpp to include the embedded CPU model as well.

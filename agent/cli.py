@@ -3,10 +3,10 @@
 Who is asking. Without `--user-id` the conversation is a guest's; the first rating the Memory
 tool stores gives the guest a fresh user id (10,000,000 and up, never a MovieLens id). The
 command then prints that id on stderr, and the rest of the conversation uses it. `--user-id N`
-takes a user with ratings (a MovieLens user, or one made by an earlier conversation), or an id of
-the application's own range (10,000,000 and up) with no ratings yet, which stderr points out. An
-id below that range with no ratings is refused: it belongs to MovieLens, and a larger release
-would bring a stranger's ratings under it. The model never chooses the user: no tool takes one.
+goes through `semantic_layer.user_policy`: an app id handed out earlier (not one of a person who
+signs in to the web app), or a MovieLens user with ratings as a read-only demo (`--as-admin`
+lets it write); negative, too large or never handed out ids are refused with a sentence. The
+model never chooses the user: no tool takes one.
 
 Before the first question the graph must hold movies and the model must answer; each missing
 piece is one sentence on stderr (what to run or start), and the command exits with 1.
@@ -33,19 +33,26 @@ from agent.loop import Agent
 from agent.readiness import graph_problem, llm_problem
 from agent.result import AgentResult
 from agent.settings import LLMSettings
-from semantic_layer.errors import SemanticLayerError
+from semantic_layer.errors import SemanticLayerError, UserIdError
 from semantic_layer.graph import Graph, connect
 from semantic_layer.session import Session
+from semantic_layer.text_safety import clean_text
+from semantic_layer.user_policy import check_range, session_for
 from semantic_layer.user_ratings import count_ratings
-from semantic_layer.users import FIRST_APP_USER_ID
 
 UserOption = Annotated[
     int | None,
     typer.Option(
         "--user-id",
-        min=1,
-        help="Whose ratings to use and store: a user with ratings, or a new id from 10000000 up "
-        "(default: a guest, who gets a fresh id with the first rating).",
+        help="Whose ratings to use and store: an id an earlier conversation gave you, or a "
+        "MovieLens user as a read-only demo (default: a guest, who gets a fresh id with the "
+        "first rating).",
+    ),
+]
+AdminOption = Annotated[
+    bool,
+    typer.Option(
+        "--as-admin", help="Allow writing as a MovieLens user or as another person's app user."
     ),
 ]
 LLMOption = Annotated[
@@ -65,10 +72,11 @@ def ask_command(
     llm: LLMOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print answer, steps and costs.")] = False,
     max_steps: StepsOption = DEFAULT_MAX_STEPS,
+    as_admin: AdminOption = False,
 ) -> None:
     """Answer one question with the agent."""
-    with _conversation(llm, user_id, max_steps) as conversation:
-        result = conversation.ask(question, stream_answer=not as_json)
+    with _conversation(llm, user_id, max_steps, as_admin) as conversation:
+        result = conversation.ask(clean_text(question), stream_answer=not as_json)
     if as_json:
         data = {**report(result), "user_id": conversation.session.user_id or None}
         typer.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
@@ -77,10 +85,13 @@ def ask_command(
 
 
 def chat_command(
-    user_id: UserOption = None, llm: LLMOption = None, max_steps: StepsOption = DEFAULT_MAX_STEPS
+    user_id: UserOption = None,
+    llm: LLMOption = None,
+    max_steps: StepsOption = DEFAULT_MAX_STEPS,
+    as_admin: AdminOption = False,
 ) -> None:
     """Talk with the agent; follow-up questions see the conversation so far. Ctrl-D ends it."""
-    with _conversation(llm, user_id, max_steps) as conversation:
+    with _conversation(llm, user_id, max_steps, as_admin) as conversation:
         agent, session = conversation.agent, conversation.session
         who = "a guest" if session.is_guest else f"user {session.user_id}"
         err.print(
@@ -89,7 +100,7 @@ def chat_command(
         )
         while True:
             try:
-                question = input("you> ").strip()
+                question = clean_text(input("you> ").strip())
             except (EOFError, KeyboardInterrupt):
                 typer.echo()
                 return
@@ -174,12 +185,19 @@ def _run(
 
 
 @contextmanager
-def _conversation(spec: str | None, user_id: int | None, max_steps: int) -> Iterator[Conversation]:
+def _conversation(
+    spec: str | None, user_id: int | None, max_steps: int, admin: bool = False
+) -> Iterator[Conversation]:
     """The agent for one command, once the graph and the model are known to be usable."""
+    try:
+        if user_id is not None:
+            check_range(user_id)  # before anything starts
+    except UserIdError as e:
+        _fail(str(e), code=2)
     try:
         with _services(spec) as (settings, llm, graph):
             _check_ready(graph, llm, settings)
-            session = _session(graph, user_id)
+            session = _session(graph, user_id, admin)
             tools = session_tools(graph, session)
             yield Conversation(build_agent(llm, tools, settings, max_steps=max_steps), session)
     except (AgentError, SemanticLayerError) as e:
@@ -208,23 +226,23 @@ def _check_ready(graph: Graph, llm: LLM, settings: LLMSettings) -> None:
         err.print(f"[yellow]note:[/yellow] {escape(llm.unconstrained)}")
 
 
-def _session(graph: Graph, user_id: int | None) -> Session:
-    """The guest, or `user_id` when it has ratings or lies in the application's own range."""
-    if user_id is None:
-        return Session()
-    if count_ratings(graph, user_id) == 0:
-        if user_id < FIRST_APP_USER_ID:
-            _fail(
-                f"User {user_id} is not in the graph, and ids below {FIRST_APP_USER_ID} belong "
-                "to MovieLens: leave out --user-id to start as a new user, or pass the id an "
-                "earlier conversation gave you.",
-                code=2,
-            )
+def _session(graph: Graph, user_id: int | None, admin: bool) -> Session:
+    """The guest, or `user_id` as `semantic_layer.user_policy` allows it."""
+    try:
+        session = session_for(graph, user_id, admin=admin)
+    except UserIdError as e:
+        _fail(str(e), code=2)
+    if session.read_only:
         err.print(
-            f"User {user_id} has no ratings yet: recommendations start from scratch, and the "
-            "ratings you give are stored under this id."
+            f"MovieLens user {session.user_id} is a read-only demo: their ratings are used, "
+            "nothing is stored under their name (--as-admin allows it)."
         )
-    return Session(user_id=user_id)
+    elif not session.is_guest and count_ratings(graph, session.user_id) == 0:
+        err.print(
+            f"User {session.user_id} has no ratings yet: recommendations start from scratch, "
+            "and the ratings you give are stored under this id."
+        )
+    return session
 
 
 def _fail(sentence: str, code: int = 1) -> NoReturn:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from agent.streaming import partial_final_answer
+from semantic_layer.text_safety import clean_text, clean_value
 
 Problem = Literal["not_json", "unknown_action", "empty_answer", "cut_off"]
 
@@ -60,7 +61,7 @@ ParsedStep = ToolCall | Answer | Malformed
 
 def parse_step(text: str, tool_names: Sequence[str], truncated: bool = False) -> ParsedStep:
     """Read one reply. `truncated`: the server stopped at the token limit."""
-    head = _before_invented_observation(text)
+    head = _before_invented_observation(clean_text(text))
     if not head:
         return Malformed("empty_answer")
     for blob in _json_objects(head):
@@ -87,7 +88,11 @@ def _before_invented_observation(text: str) -> str:
 
 
 def _json_objects(text: str) -> list[dict[str, Any]]:
-    """Every top-level JSON object in the text, in order, wherever it sits (fences or not)."""
+    """Every top-level JSON object in the text, in order, wherever it sits (fences or not).
+
+    JSON nested deeper than Python's recursion limit ends the search: what was found before
+    it counts, the rest is not JSON (and goes back to the model as such).
+    """
     decoder = json.JSONDecoder()
     found: list[dict[str, Any]] = []
     i = text.find("{")
@@ -97,8 +102,10 @@ def _json_objects(text: str) -> list[dict[str, Any]]:
         except json.JSONDecodeError:
             i = text.find("{", i + 1)
             continue
+        except RecursionError:
+            break
         if isinstance(value, dict):
-            found.append(value)
+            found.append(clean_value(value))  # "\\ud800" in JSON decodes to a lone surrogate
         i = text.find("{", end)
     return found
 

@@ -13,10 +13,12 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from semantic_layer.errors import SemanticLayerError
+from semantic_layer.errors import SemanticLayerError, UserIdError
 from semantic_layer.graph import connect
 from semantic_layer.graph_stats import IMPORT_HINT, graph_problem, graph_stats
-from semantic_layer.session import GUEST_USER_ID, Session
+from semantic_layer.session import Session
+from semantic_layer.text_safety import clean_value
+from semantic_layer.user_policy import session_for
 
 err = Console(stderr=True)
 
@@ -49,7 +51,9 @@ def stats_command(
 
 
 @contextmanager
-def _tools(user_id: int, require_data: bool = False) -> Iterator[tuple[dict[str, Any], Session]]:
+def _tools(
+    user_id: int | None, require_data: bool = False, admin: bool = False
+) -> Iterator[tuple[dict[str, Any], Session]]:
     from semantic_layer.tools import build_tools
 
     try:
@@ -58,7 +62,11 @@ def _tools(user_id: int, require_data: bool = False) -> Iterator[tuple[dict[str,
             if problem:
                 err.print(f"[red]error:[/red] {escape(problem)}")
                 raise typer.Exit(1)
-            session = Session(user_id=user_id)
+            try:
+                session = session_for(graph, user_id, admin=admin)
+            except UserIdError as e:
+                err.print(f"[red]error:[/red] {escape(str(e))}")
+                raise typer.Exit(2) from e
             yield {t.name: t for t in build_tools(graph, session)}, session
     except SemanticLayerError as e:
         err.print(f"[red]error:[/red] {e}")
@@ -69,7 +77,7 @@ def tools_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON with each schema.")] = False,
 ) -> None:
     """Every tool the agent can call, with its description and argument schema."""
-    with _tools(GUEST_USER_ID) as (tools, _):
+    with _tools(None) as (tools, _):
         listing = [
             {
                 "name": t.name,
@@ -99,9 +107,19 @@ def tool_command(
     name: Annotated[str, typer.Argument(help="The tool to run (see `movieagent tools`).")],
     args: Annotated[str, typer.Option("--args", help="Arguments as a JSON object.")] = "{}",
     user_id: Annotated[
-        int, typer.Option("--user-id", help="Run as this user (default: a guest).")
-    ] = GUEST_USER_ID,
+        int | None,
+        typer.Option(
+            "--user-id",
+            help="Run as this user (default: a guest); a MovieLens user is a read-only demo.",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the whole result.")] = False,
+    as_admin: Annotated[
+        bool,
+        typer.Option(
+            "--as-admin", help="Allow writing as a MovieLens user or another person's app user."
+        ),
+    ] = False,
 ) -> None:
     """Run one tool directly, without an LLM: the way to check a new Cypher tool."""
     try:
@@ -112,7 +130,8 @@ def tool_command(
     if not isinstance(arguments, dict):
         err.print('[red]error:[/red] --args must be a JSON object, like \'{"entity": "Heat"}\'.')
         raise typer.Exit(1)
-    with _tools(user_id, require_data=True) as (tools, _):
+    arguments = clean_value(arguments)
+    with _tools(user_id, require_data=True, admin=as_admin) as (tools, _):
         tool = tools.get(name)
         if tool is None:
             err.print(f"[red]error:[/red] no tool {name!r}; the tools are: {', '.join(tools)}.")

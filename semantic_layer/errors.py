@@ -23,6 +23,14 @@ class GraphQueryError(SemanticLayerError):
     """The database rejected a query."""
 
 
+class ReadOnlySessionError(SemanticLayerError):
+    """A write through a read-only session (a MovieLens demo user): nothing was changed."""
+
+
+class UserIdError(SemanticLayerError):
+    """A user id that this caller may not use (out of range, unallocated, someone else's)."""
+
+
 class InvalidInputError(SemanticLayerError):
     """What the user typed cannot be looked up (empty, only punctuation, far too long)."""
 

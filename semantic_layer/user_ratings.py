@@ -10,6 +10,7 @@ from pydantic import BaseModel
 
 from semantic_layer import users
 from semantic_layer.graph import Graph
+from semantic_layer.session import Session
 
 
 class UserRating(BaseModel):
@@ -43,9 +44,13 @@ def count_ratings(graph: Graph, user_id: int) -> int:
     return int(rows[0]["count"]) if rows else 0
 
 
-def remove_rating(graph: Graph, user_id: int, movie_id: int) -> bool:
-    """Delete the user's rating of one movie; True when there was one."""
-    return users.forget_rating(graph, user_id, movie_id)
+def remove_rating(graph: Graph, session: Session, movie_id: int) -> bool:
+    """Delete the session user's rating of one movie; True when there was one.
+
+    A read-only session (a MovieLens demo user) raises `ReadOnlySessionError` and deletes nothing.
+    """
+    session.require_writable()
+    return users.forget_rating(graph, session.user_id, movie_id)
 
 
 def movielens_user_ids(graph: Graph, limit: int = 100) -> list[int]:

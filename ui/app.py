@@ -10,12 +10,14 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from ui import chat, health, sidebar, state
+from ui import chat, health, identity, sidebar, state
+from ui.escape import md_block
 from ui.services import Services, load_services
 
 
 def main(load: Callable[[], Services] = load_services) -> None:
     st.set_page_config(page_title="movieagent", page_icon="🎬", layout="centered")
+    person = identity.current_person()  # the sign-in page, or the refusal, stops here
     services = load()
     graph = health.graph_health(services)
     st.title(":material/movie: movieagent")
@@ -23,7 +25,7 @@ def main(load: Callable[[], Services] = load_services) -> None:
         "Ask about movies in plain language. Answers come from the MovieLens graph; "
         "open a step to see the tool, its Cypher and the rows it returned."
     )
-    session, slots = sidebar.render(services, graph)
+    session, slots = sidebar.render(services, graph, person)
     notices = st.container()
     if not graph.reachable:
         notices.error(graph.detail)
@@ -33,7 +35,7 @@ def main(load: Callable[[], Services] = load_services) -> None:
         notices.error(services.llm_error or "No LLM is configured.")
     notice = st.session_state.pop("notice", None)
     if notice:
-        notices.warning(notice)
+        notices.warning(md_block(notice))
 
     ready = graph.loaded and services.llm is not None and session is not None
     typed = st.chat_input("Ask about movies…", disabled=not ready)  # pinned to the bottom

@@ -9,6 +9,7 @@ import streamlit as st
 from agent.result import ToolStep
 from semantic_layer.tools.result import ToolResult
 from ui import fields as f
+from ui.escape import md
 
 CARD_COLUMNS = 3
 MAX_CARDS = 9
@@ -43,29 +44,29 @@ def _recommendations(items: list[Any]) -> None:
     columns = st.columns(min(CARD_COLUMNS, len(movies)))
     for i, movie in enumerate(movies):
         with columns[i % len(columns)].container(border=True):
-            st.markdown(f"**{f.label(movie)}**")
+            st.markdown(f"**{md(f.label(movie))}**")
             _genres_and_rating(movie)
             reason = f.why(f.get(movie, f.WHY))
             if reason:
-                st.caption(f"Why: {reason}")
+                st.caption(f"Why: {md(reason)}")
 
 
 def _movie(data: Any) -> None:
     if not isinstance(data, dict):
         return
     with st.container(border=True):
-        st.markdown(f"### {f.label(data)}")
+        st.markdown(f"### {md(f.label(data))}")
         _genres_and_rating(data)
         for title, keys in (("Directed by", f.DIRECTORS), ("Cast", f.CAST), ("Tags", f.TAGS)):
             values = f.names(f.get(data, keys))
             if values:
-                st.markdown(f"**{title}:** {', '.join(values)}")
+                st.markdown(f"**{title}:** {', '.join(map(md, values))}")
 
 
 def _genres_and_rating(movie: dict[str, Any]) -> None:
     genres = f.names(f.get(movie, f.GENRES))
     if genres:
-        st.caption(" · ".join(genres))
+        st.caption(" · ".join(map(md, genres)))
     rating = _rating_line(movie)
     if rating:
         st.markdown(rating)
@@ -75,18 +76,18 @@ def _person(data: Any) -> None:
     if not isinstance(data, dict):
         return
     with st.container(border=True):
-        st.markdown(f"### {f.get(data, ('name', 'person'), '?')}")
+        st.markdown(f"### {md(f.get(data, ('name', 'person'), '?'))}")
         for title, keys in (("Directed", f.DIRECTED), ("Acted in", f.ACTED)):
             values = f.names(f.get(data, keys), limit=12)
             if values:
-                st.markdown(f"**{title}:** {', '.join(values)}")
+                st.markdown(f"**{title}:** {', '.join(map(md, values))}")
 
 
 def _rating(result: ToolResult) -> None:
     data = result.data if isinstance(result.data, dict) else {}
     stars = f.number(f.get(data, ("rating", "stars")))
-    what = f.label(data) if f.get(data, f.TITLE) else "the movie"
-    st.success(f"Remembered: {what} ★ {stars}" if stars else result.message or "Remembered.")
+    what = md(f.label(data)) if f.get(data, f.TITLE) else "the movie"
+    st.success(f"Remembered: {what} ★ {stars}" if stars else md(result.message or "Remembered."))
 
 
 def _rating_line(movie: dict[str, Any]) -> str | None:

@@ -10,6 +10,7 @@ from semantic_layer.errors import SemanticLayerError
 from semantic_layer.session import Session
 from ui import state
 from ui.cards import render_results
+from ui.escape import md, md_block
 from ui.services import Services
 from ui.state import Turn
 from ui.steps import LiveSteps, render_steps
@@ -23,7 +24,7 @@ def render_history(answering: bool = False) -> None:
     turns = state.turns()
     for i, turn in enumerate(turns):
         with st.chat_message("user"):
-            st.markdown(turn.question)
+            st.markdown(md_block(turn.question))
         with st.chat_message("assistant"):
             render_steps(turn.steps)
             _answer(turn)
@@ -34,7 +35,7 @@ def run_turn(services: Services, question: str, session: Session) -> Turn:
     """Ask the agent, drawing its steps and the answer as they come; keep the turn."""
     index = len(state.turns())
     with st.chat_message("user"):
-        st.markdown(question)
+        st.markdown(md_block(question))
     with st.chat_message("assistant"):
         steps_area, answer_box = st.container(), st.empty()
         live = LiveSteps(steps_area)
@@ -46,7 +47,7 @@ def run_turn(services: Services, question: str, session: Session) -> Turn:
                 live.handle(event)
                 if isinstance(event, AnswerToken):
                     text += event.text
-                    answer_box.markdown(text + CURSOR)
+                    answer_box.markdown(md_block(text) + CURSOR)
                 elif isinstance(event, FinalAnswer):
                     turn.result, turn.answer = event.result, event.answer
                     turn.error = event.result.error
@@ -67,9 +68,9 @@ def clarified(question: str, label: str) -> str:
 
 def _answer(turn: Turn) -> None:
     if turn.error:
-        st.error(turn.error)
+        st.error(md_block(turn.error))
     else:
-        st.markdown(turn.answer)
+        st.markdown(md_block(turn.answer))
 
 
 def _extras(turn: Turn, index: int, last: bool) -> None:
@@ -88,7 +89,7 @@ def _extras(turn: Turn, index: int, last: bool) -> None:
         columns = st.columns(len(result.candidates))
         for j, candidate in enumerate(result.candidates):
             columns[j].button(
-                candidate.label,
+                md(candidate.label),
                 key=f"candidate-{index}-{j}",
                 on_click=state.ask,
                 args=(clarified(turn.question, candidate.label),),

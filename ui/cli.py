@@ -10,6 +10,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import Console
+from rich.markup import escape
+
+from ui.access import has_auth_section, login_problem, secrets_files
 
 APP = Path(__file__).resolve().parent / "app.py"
 # The app shows the user's graph and ratings: by default only this machine can reach it. Listening
@@ -59,6 +63,11 @@ def ui_command(
     ] = False,
 ) -> None:
     """Open the chat app in the browser (Ctrl-C stops it)."""
+    listen = address or os.environ.get("STREAMLIT_SERVER_ADDRESS") or LOCAL_ADDRESS
+    problem = login_problem(listen, has_auth_section(secrets_files()))
+    if problem:  # the page refuses too; this says it before anything starts
+        Console(stderr=True).print(f"[red]error:[/red] {escape(problem)}")
+        raise typer.Exit(2)
     try:
         code = subprocess.call(streamlit_command(port, address, headless))
     except KeyboardInterrupt:

@@ -24,6 +24,7 @@ from agent.events import (
     ToolStarted,
 )
 from agent.result import LLMCall, ToolStep
+from ui.escape import md, md_block
 from ui.state import StepView
 
 MAX_TABLE_ROWS = 50
@@ -55,9 +56,9 @@ class LiveSteps:
             self.views[-1].call = LLMCall(**event.model_dump(exclude={"type"}))
             _write_call(self._boxes[-1], self.views[-1].call)
         elif isinstance(event, LLMRetry):
-            self._note(f"The model failed ({event.error}); trying again in {event.wait_s:g} s.")
+            self._note(f"The model failed ({md(event.error)}); trying again in {event.wait_s:g} s.")
         elif isinstance(event, Correction):
-            self._note(f"The reply was not usable ({event.reason}); the model was told so.")
+            self._note(f"The reply was not usable ({md(event.reason)}); the model was told so.")
             self._label(f"Step {event.step}: reply corrected", "complete")
         elif isinstance(event, ToolStarted):
             self._label(f"Step {event.step}: running `{event.tool}`…", "running")
@@ -71,7 +72,7 @@ class LiveSteps:
             if self.views[-1].tool is None:
                 self._label(f"Step {self.views[-1].step}: writing the answer", "running")
         elif isinstance(event, ErrorEvent):
-            self._note(event.message)
+            self._note(md_block(event.message))
             self._label(f"Step {self.views[-1].step}: the model could not be reached", "error")
         elif isinstance(event, FinalAnswer):
             self._finish()
@@ -122,7 +123,7 @@ def _write_tool(box: Any, step: ToolStep) -> None:
     box.code(json.dumps(step.input, ensure_ascii=False, indent=2, default=str), language="json")
     result = step.result
     if result is None:
-        box.caption(step.output)
+        box.caption(md_block(step.output))
         return
     for query in result.queries:
         box.markdown(
@@ -130,9 +131,10 @@ def _write_tool(box: Any, step: ToolStep) -> None:
         )
         box.code(query.cypher, language="cypher")
         if query.params:
-            box.caption("Parameters: " + json.dumps(query.params, ensure_ascii=False, default=str))
+            params = json.dumps(query.params, ensure_ascii=False, default=str)
+            box.caption("Parameters: " + md(params))
     if result.message:
-        box.caption(result.message)
+        box.caption(md_block(result.message))
     rows = _rows(result.data)
     if rows:
         box.markdown("Rows returned")

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from semantic_layer.errors import AmbiguousEntityError, SemanticLayerError
 from semantic_layer.graph import Graph
 from semantic_layer.session import Session
+from semantic_layer.text_safety import clean_value
 from semantic_layer.tools.result import ToolResult
 from semantic_layer.tools.trace import TracedGraph
 
@@ -33,8 +34,8 @@ class GraphTool(BaseTool):
 
     def _run(self, *args: Any, **kwargs: Any) -> ToolResult:
         kwargs.pop("run_manager", None)
-        arguments = self.input_model().model_validate(kwargs)
-        traced = TracedGraph(self.graph)
+        arguments = self.input_model().model_validate(clean_value(kwargs))
+        traced = TracedGraph(self.graph, before_write=self.session.require_writable)
         try:
             result = self.execute(arguments, traced)
         except AmbiguousEntityError as e:

@@ -38,6 +38,7 @@ class Memory(GraphTool):
 
     def execute(self, arguments: Any, graph: TracedGraph) -> ToolResult:
         args: MemoryInput = arguments
+        self.session.require_writable()  # a MovieLens demo user: refused with a sentence
         movie = resolve_movie(graph, args.movie)
         rating = round(args.rating * 2) / 2  # MovieLens stores half stars
         if self.session.is_guest:  # bound by the application, never by the model's arguments

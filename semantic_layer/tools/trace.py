@@ -13,9 +13,10 @@ from semantic_layer.tools.result import QueryTrace
 class TracedGraph:
     """Runs named queries on `graph` (reads in a read transaction) and keeps a `QueryTrace` each."""
 
-    def __init__(self, graph: Graph) -> None:
+    def __init__(self, graph: Graph, before_write: Callable[[], None] | None = None) -> None:
         self.graph = graph
         self.queries: list[QueryTrace] = []
+        self._before_write = before_write  # raises to refuse (a read-only session)
 
     @property
     def backend(self) -> str:
@@ -47,6 +48,8 @@ class TracedGraph:
         write: bool,
         run: Callable[[str, Mapping[str, Any]], list[Row]],
     ) -> list[Row]:
+        if write and self._before_write is not None:
+            self._before_write()
         start = time.perf_counter()
         rows = run(name, params)
         ms = (time.perf_counter() - start) * 1000

@@ -21,7 +21,9 @@ def scripted(monkeypatch: pytest.MonkeyPatch) -> ScriptedLLM:
     llm = ScriptedLLM()
 
     @contextmanager
-    def fake(spec: str | None, user_id: int | None, max_steps: int) -> Iterator[Conversation]:
+    def fake(
+        spec: str | None, user_id: int | None, max_steps: int, admin: bool = False
+    ) -> Iterator[Conversation]:
         agent = Agent(llm, [recommender(), information()], max_steps=max_steps)
         yield Conversation(agent, Session())
 

@@ -1,5 +1,6 @@
 """Who is asking on the command line: a guest becomes a user with the first stored rating, and
-`--user-id` takes an existing user or a new id of the application's range; never the model.
+`--user-id` follows `semantic_layer.user_policy` (a MovieLens user is a read-only demo, an app
+id must have been handed out and not be a signed-in person's); never the model.
 
 A scripted model drives the real tools (the real Memory tool) on a private copy of the real graph.
 """
@@ -19,7 +20,7 @@ import agent.cli
 from agent.settings import LLMSettings
 from movieagent.cli import app
 from semantic_layer.user_ratings import count_ratings, list_ratings
-from semantic_layer.users import FIRST_APP_USER_ID
+from semantic_layer.users import FIRST_APP_USER_ID, account_user_id, new_user_id
 from tests.agent.fakes import ScriptedLLM, call, final
 
 NOTICE = re.compile(r"You are now user (\d+); pass --user-id \1 to keep your ratings\.")
@@ -99,22 +100,32 @@ def test_a_question_that_stores_nothing_keeps_the_guest(llm: ScriptedLLM) -> Non
     assert not NOTICE.search(result.stderr)
 
 
-def test_an_existing_movielens_user(llm: ScriptedLLM, writable_graph: Any) -> None:
-    before = count_ratings(writable_graph, 1)
-    assert before > 0
-    llm.enqueue(call("memory", movie="Heat", rating=1), final("Stored."))
+def test_a_movielens_user_is_a_read_only_demo(llm: ScriptedLLM, writable_graph: Any) -> None:
+    before = {r.title: r.rating for r in list_ratings(writable_graph, 1, limit=1000)}
+    assert before["Heat"] != 1
+    llm.enqueue(call("memory", movie="Heat", rating=1), final("I could not store that."))
     result = run("ask", "I did not like Heat", "--user-id", "1")
     assert result.exit_code == 0, result.output
-    assert not NOTICE.search(result.stderr)
-    assert "no ratings yet" not in result.stderr
+    words = " ".join(result.stderr.split())
+    assert "MovieLens user 1 is a read-only demo" in words
+    observation = llm.requests[1].messages[-1].content
+    assert "read-only demo" in observation  # the Memory tool refused, with a sentence
+    after = {r.title: r.rating for r in list_ratings(writable_graph, 1, limit=1000)}
+    assert after == before
+
+
+def test_as_admin_writes_as_a_movielens_user(llm: ScriptedLLM, writable_graph: Any) -> None:
+    llm.enqueue(call("memory", movie="Heat", rating=1), final("Stored."))
+    result = run("ask", "I did not like Heat", "--user-id", "1", "--as-admin")
+    assert result.exit_code == 0, result.output
     ratings = {r.title: r.rating for r in list_ratings(writable_graph, 1, limit=1000)}
     assert ratings["Heat"] == 1
 
 
-def test_a_new_id_in_the_app_range_is_taken_and_said_to_be_empty(
+def test_an_id_handed_out_earlier_is_taken_and_said_to_be_empty(
     llm: ScriptedLLM, writable_graph: Any
 ) -> None:
-    user = FIRST_APP_USER_ID + 4242
+    user = new_user_id(writable_graph)
     llm.enqueue(call("memory", movie="Heat", rating=5), final("Stored."))
     result = run("ask", "Heat: 5 stars", "--user-id", str(user))
     assert result.exit_code == 0, result.output
@@ -122,6 +133,34 @@ def test_a_new_id_in_the_app_range_is_taken_and_said_to_be_empty(
     assert f"User {user} has no ratings yet" in words
     assert not NOTICE.search(result.stderr)
     assert [r.title for r in list_ratings(writable_graph, user)] == ["Heat"]
+
+
+@pytest.mark.parametrize(
+    ("user_id", "words"),
+    [
+        ("-5", "never negative"),
+        ("9223372036854775808", "too large"),
+        (str(FIRST_APP_USER_ID + 4242), "never handed out"),
+    ],
+)
+def test_impossible_and_unallocated_ids_are_refused(
+    llm: ScriptedLLM, writable_graph: Any, user_id: str, words: str
+) -> None:
+    result = run("ask", "Heat: 5 stars", "--user-id", user_id)
+    assert result.exit_code == 2, result.output
+    assert words in " ".join(result.stderr.split())
+    assert llm.requests == []
+    assert new_user_id(writable_graph) == FIRST_APP_USER_ID  # no id was taken or aliased
+
+
+def test_a_signed_in_persons_id_is_refused_without_the_admin_flag(
+    llm: ScriptedLLM, writable_graph: Any
+) -> None:
+    theirs = account_user_id(writable_graph, "oidc:https://issuer|alice")
+    result = run("chat", "--user-id", str(theirs), input="")
+    assert result.exit_code == 2
+    assert "belongs to a person who signs in" in " ".join(result.stderr.split())
+    assert run("chat", "--user-id", str(theirs), "--as-admin", input="").exit_code == 0
 
 
 def test_an_unknown_id_in_the_movielens_range_is_refused(

@@ -128,3 +128,25 @@ def test_never_raises_on_garbage() -> None:
         "```",
     ]:
         parse_step(reply, TOOLS)
+
+
+def test_json_nested_past_the_recursion_limit_is_a_correction_not_an_error() -> None:
+    deep = '{"action": "information", "action_input": ' + "[" * 1500 + "]" * 1500 + "}"
+    assert parse_step(deep, TOOLS) == Malformed("not_json")
+    also = '{"a": ' * 1500 + "1" + "}" * 1500
+    assert isinstance(parse_step(also, TOOLS), Malformed)
+    # an object before the deep one still counts
+    first = call("information", entity="Heat") + "\n" + deep
+    assert parse_step(first, TOOLS) == ToolCall(
+        "information", {"entity": "Heat"}, "I need the graph."
+    )
+
+
+def test_lone_surrogates_are_replaced_in_replies_and_arguments() -> None:
+    escaped = '{"action": "information", "action_input": {"entity": "\\ud800Heat"}}'
+    parsed = parse_step(escaped, TOOLS)
+    assert parsed == ToolCall("information", {"entity": "\ufffdHeat"})
+    raw = parse_step("Final Answer: Heat\ud800 by Michael Mann", TOOLS)
+    assert raw == Answer("Heat\ufffd by Michael Mann")
+    for step in (parsed, raw):
+        str(step).encode("utf-8")  # nothing left that UTF-8 cannot encode

@@ -244,6 +244,21 @@ def test_a_missing_password_stops_resolution_with_a_sentence() -> None:
         resolved(EXAMPLE_ENV | {"NEO4J_PASSWORD": ""})
 
 
+def test_the_app_requires_the_sign_in_settings() -> None:
+    env = {k: v for k, v in EXAMPLE_ENV.items() if k != "STREAMLIT_SECRETS_FILE"}
+    with pytest.raises(cc.InterpolationError, match=r"STREAMLIT_SECRETS_FILE.*\[auth\]"):
+        resolved(env)
+    app = resolved()["services"]["app"]
+    mounts = [v for v in app["volumes"] if isinstance(v, dict)]
+    assert {
+        "type": "bind",
+        "source": "./streamlit-secrets.toml",
+        "target": "/home/movieagent/.streamlit/secrets.toml",  # Streamlit's ~/.streamlit
+        "read_only": True,
+    } in mounts
+    assert "create_host_path" not in str(mounts)  # a missing file stops `up`, no empty folder
+
+
 # ---------------------------------------------------------------------------------------------
 # The checkers reject broken stacks (so that a green run means something)
 # ---------------------------------------------------------------------------------------------
@@ -441,7 +456,7 @@ def test_dockerignore_keeps_secrets_and_local_state_out() -> None:
         for line in cc.DOCKERIGNORE.read_text().splitlines()
         if line.strip() and not line.startswith("#")
     }
-    assert {".git", ".venv", ".env"} <= ignored
+    assert {".git", ".venv", ".env", ".streamlit", "streamlit-secrets.toml"} <= ignored
     assert "!README.md" not in ignored and "README.md" not in ignored  # the build needs it
     assert not ({"cypher", "movieagent", "pyproject.toml"} & ignored)
 

@@ -75,3 +75,54 @@ def test_stats_on_a_graph_never_imported_says_to_import(
     assert json.loads(result.stdout) == {"nodes": {}, "relationships": {}}
     plain = CliRunner().invoke(app, ["stats"])
     assert "run `movieagent import`" in plain.output
+
+
+@pytest.fixture
+def writable_cli(writable: Any, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
+    @contextmanager
+    def private() -> Any:
+        yield writable
+
+    monkeypatch.setattr("semantic_layer.cli.connect", private)
+    return CliRunner()
+
+
+@pytest.mark.parametrize(
+    ("user_id", "words"),
+    [
+        ("-5", "never negative"),
+        ("9223372036854775808", "too large"),
+        ("10004242", "never handed out"),
+        ("999999", "not in the graph"),
+    ],
+)
+def test_tool_user_ids_go_through_the_policy(
+    writable_cli: CliRunner, writable: Any, user_id: str, words: str
+) -> None:
+    rate = ["tool", "memory", "--args", '{"movie": "Heat", "rating": 5}', "--user-id", user_id]
+    result = writable_cli.invoke(app, rate)
+    assert result.exit_code == 2, result.output
+    assert words in " ".join(result.output.split())
+    assert "Traceback" not in result.output
+    if int(user_id) < 2**63:  # nothing was stored under the id (or an alias of it)
+        assert writable.read("memory/ratings", {"userId": int(user_id), "limit": 5}) == []
+
+
+def test_tool_as_a_movielens_user_writes_nothing_without_admin(
+    writable_cli: CliRunner, writable: Any
+) -> None:
+    rate = ["tool", "memory", "--args", '{"movie": "Heat", "rating": 1}', "--user-id", "1"]
+    before = writable.read("memory/ratings", {"userId": 1, "limit": 1000})
+    result = writable_cli.invoke(app, rate)
+    assert result.exit_code == 1
+    assert "read-only demo" in " ".join(result.output.split())
+    assert writable.read("memory/ratings", {"userId": 1, "limit": 1000}) == before
+    assert writable_cli.invoke(app, [*rate, "--as-admin"]).exit_code == 0
+
+
+def test_a_lone_surrogate_in_the_arguments_is_a_sentence(cli: CliRunner) -> None:
+    args = '{"entity": "\\ud800Heat", "entity_type": "person"}'  # JSON escape: a lone surrogate
+    result = cli.invoke(app, ["tool", "information", "--args", args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.output
+    assert result.output.strip()

@@ -102,7 +102,7 @@ def test_rating_is_listed_and_can_be_removed(app: AppTest, writable_graph: Any) 
 
     app.chat_input[0].set_value("I loved The Matrix, remember that: 5 stars").run()
     assert not app.exception
-    user_id = app.session_state["new_user_session"].user_id  # bound by the Memory tool
+    user_id = app.session_state["session:local"].user_id  # the local user's own app user
     assert user_id >= FIRST_APP_USER_ID
     assert "My ratings (1)" in _texts(app.sidebar.subheader)
     assert "Matrix" in _texts(app.sidebar.markdown) and "★ 5" in _texts(app.sidebar.markdown)
@@ -115,7 +115,7 @@ def test_rating_is_listed_and_can_be_removed(app: AppTest, writable_graph: Any) 
 def test_movielens_user_sees_their_ratings(app: AppTest, writable_graph: Any) -> None:
     harness.current = harness.scripted(writable_graph, ScriptedLLM(), [recommender()])
     app.run()
-    app.sidebar.radio(key="who").set_value("A MovieLens user").run()
+    app.sidebar.radio(key="who").set_value("A MovieLens user (read-only demo)").run()
     app.sidebar.selectbox(key="movielens_user").set_value(1).run()
     assert "My ratings (232)" in _texts(app.sidebar.subheader)  # user 1 rated 232 movies
     assert "… and 212 older ones." in _texts(app.sidebar.caption)
@@ -145,6 +145,6 @@ def test_unreachable_llm_says_what_to_start(app: AppTest, writable_graph: Any) -
 
     app.chat_input[0].set_value("Who directed Casino?").run()
     assert not app.exception
-    answer = _texts(app.chat_message[1].error)
+    answer = _texts(app.chat_message[1].error).replace("\\", "")  # shown escaped, literally
     assert f"http://127.0.0.1:{port}" in answer  # the agent's sentence, naming the server
     assert "Traceback" not in answer

@@ -1,0 +1,1 @@
+CREATE CONSTRAINT user_account_unique IF NOT EXISTS FOR (n:User) REQUIRE n.account IS UNIQUE
