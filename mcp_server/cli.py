@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from mcp_server.auth import TOKENS_ENV, TokenFileError, read_tokens
-from semantic_layer.errors import SemanticLayerError
+from semantic_layer.errors import SemanticLayerError, UserIdError
 from semantic_layer.graph import Graph, connect
 from semantic_layer.graph_stats import graph_problem
 
@@ -51,6 +51,7 @@ def mcp_command(
     from mcp_server.server import build_server
     from mcp_server.toolbox import ToolBox
     from mcp_server.transports import http_app, http_problem, serve_http, serve_stdio
+    from semantic_layer.user_policy import session_for
 
     token_map = _tokens(tokens, transport)
     if token_map and user_id is not None:
@@ -60,10 +61,14 @@ def mcp_command(
     try:
         with connect() as graph:
             _check_graph(graph)
-            for uid in sorted({*(token_map or {}).values(), *([user_id] if user_id else [])}):
+            for uid in sorted(set((token_map or {}).values())):
                 if problem := user_problem(graph, uid):
                     _fail(problem, code=2)
-            toolbox = ToolBox(graph, local_user_id=user_id or 0)
+            try:
+                local = session_for(graph, user_id)
+            except UserIdError as e:
+                _fail(str(e), code=2)
+            toolbox = ToolBox(graph, local=local)
             server = build_server(toolbox, tokens_required=bool(token_map))
             if transport is Transport.stdio:
                 serve_stdio(server)

@@ -18,8 +18,9 @@ from langchain_core.tools import BaseTool
 from pydantic import ValidationError
 
 from semantic_layer.graph import Graph
-from semantic_layer.session import GUEST_USER_ID, Session
+from semantic_layer.session import Session
 from semantic_layer.tools import GraphTool, ToolResult, build_tools
+from semantic_layer.users import FIRST_APP_USER_ID
 
 log = logging.getLogger(__name__)
 
@@ -29,12 +30,12 @@ class ToolBox:
         self,
         graph: Graph,
         *,
-        local_user_id: int = GUEST_USER_ID,
+        local: Session | None = None,
         folders: Iterable[Path] | None = None,
     ) -> None:
         self.graph = graph
         self._folders = None if folders is None else list(folders)
-        self.local = Session(user_id=local_user_id)
+        self.local = local or Session()
         self._sessions: dict[int, dict[str, BaseTool]] = {}
         self._local_tools = self._build(self.local)
         self._lock = threading.Lock()
@@ -69,7 +70,9 @@ class ToolBox:
         if user_id is None:
             return self._local_tools
         if user_id not in self._sessions:
-            self._sessions[user_id] = self._build(Session(user_id=user_id))
+            # A MovieLens user named in the tokens file is a read-only demo, as everywhere else.
+            session = Session(user_id=user_id, read_only=user_id < FIRST_APP_USER_ID)
+            self._sessions[user_id] = self._build(session)
         return self._sessions[user_id]
 
     def _build(self, session: Session) -> dict[str, BaseTool]:

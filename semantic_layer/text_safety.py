@@ -8,16 +8,21 @@ the edge (the agent's reply parsing, every tool's input), so nothing later meets
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 REPLACEMENT = "\ufffd"
 
 
 def clean_text(text: str) -> str:
-    """`text` with every lone surrogate replaced by U+FFFD (unchanged when there is none)."""
-    return _LONE_SURROGATE.sub(REPLACEMENT, text)
+    """`text` with every lone surrogate replaced by U+FFFD (unchanged when there is none).
+
+    A valid surrogate pair (two code points, as JSON writes an emoji) becomes its character.
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
 
 
 def clean_value(value: Any) -> Any:

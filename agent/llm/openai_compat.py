@@ -28,7 +28,7 @@ from agent.llm.response_format import (
     split_grammar,
 )
 from agent.llm.sse import error_body, events
-from agent.llm.text import scrub
+from semantic_layer.text_safety import clean_text
 
 log = logging.getLogger(__name__)
 
@@ -137,14 +137,16 @@ class OpenAICompatLLM(LLM):
     def _body(self, request: LLMRequest, shape: GrammarShape) -> dict[str, Any]:
         body: dict[str, Any] = {
             "model": self._model_name(),
-            "messages": [{"role": m.role, "content": scrub(m.content)} for m in request.messages],
+            "messages": [
+                {"role": m.role, "content": clean_text(m.content)} for m in request.messages
+            ],
             "max_tokens": request.max_new_tokens,
             "temperature": 0,
             "stream": True,
             "stream_options": {"include_usage": True},
         }
         if request.stop:
-            body["stop"] = [scrub(s) for s in request.stop]
+            body["stop"] = [clean_text(s) for s in request.stop]
         if request.json_schema is not None:
             grammar = response_format(shape, request.json_schema)
             if grammar is not None:
@@ -169,7 +171,7 @@ def _chunks(response: httpx.Response, what: str) -> Iterator[LLMChunk]:
     usage = TokenUsage(estimated=True)
     for event in events(response):
         if event.get("error"):
-            raise LLMTransientError(f"{what}: {scrub(str(event['error']))}")
+            raise LLMTransientError(f"{what}: {clean_text(str(event['error']))}")
         if event.get("usage"):
             usage = TokenUsage(
                 prompt_tokens=event["usage"].get("prompt_tokens") or 0,
@@ -178,6 +180,6 @@ def _chunks(response: httpx.Response, what: str) -> Iterator[LLMChunk]:
         for choice in event.get("choices") or []:
             text = (choice.get("delta") or {}).get("content") or ""
             if text:
-                yield LLMChunk(text=scrub(text))
+                yield LLMChunk(text=clean_text(text))
             finish = choice.get("finish_reason") or finish
     yield LLMChunk(finish_reason=finish or "stop", usage=usage)
