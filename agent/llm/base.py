@@ -6,7 +6,8 @@ constrained decoding, stop sequences, a token budget and a timeout) into a strea
 
 Backends raise `LLMUnavailableError` when the model cannot be reached or loaded (a sentence
 that says what to start) and `LLMTransientError` for failures worth retrying (5xx, 429,
-timeouts, dropped connections); the agent loop does the retrying.
+timeouts, dropped connections); the agent loop does the retrying. A prompt longer than the
+context window raises `LLMContextOverflowError`.
 """
 
 from __future__ import annotations
@@ -55,10 +56,15 @@ class LLMHealth(BaseModel):
     reachable: bool
     model: str = ""
     detail: str = ""
+    note: str = ""  # a sentence worth showing even when reachable (a restart after a crash)
 
 
 class LLMTransientError(AgentError):
     """A failure worth retrying: a 5xx or 429 reply, a timeout, a dropped connection."""
+
+
+class LLMContextOverflowError(AgentError):
+    """The prompt does not fit the model's context window; not worth retrying as it is."""
 
 
 class LLM(ABC):
