@@ -107,6 +107,8 @@ def render_backends(
         else ":material/error: not reachable"
     )
     slot.markdown(f"**LLM** · {services.llm_label}  \n{llm_state}")
+    if llm.note:  # e.g. the embedded model restarted after a crash
+        slot.caption(llm.note)
 
 
 def _who_am_i(services: Services, graph: GraphHealth) -> Session | None:

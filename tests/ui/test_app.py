@@ -8,6 +8,7 @@ from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
+from agent.llm.base import LLMHealth
 from agent.llm.factory import build_llm
 from agent.settings import LLMSettings
 from semantic_layer.graph import connect
@@ -148,3 +149,17 @@ def test_unreachable_llm_says_what_to_start(app: AppTest, writable_graph: Any) -
     answer = _texts(app.chat_message[1].error)
     assert f"http://127.0.0.1:{port}" in answer  # the agent's sentence, naming the server
     assert "Traceback" not in answer
+
+
+def test_a_restarted_model_is_noted_in_the_sidebar(app: AppTest, writable_graph: Any) -> None:
+    note = "The model process crashed once, last at 21:40:05 (SIGSEGV), and was restarted."
+
+    class Restarted(ScriptedLLM):
+        def health(self) -> LLMHealth:
+            return LLMHealth(reachable=True, model="smol.gguf", note=note)
+
+    harness.current = harness.scripted(writable_graph, Restarted(), [recommender()])
+    app.run()
+    assert not app.exception
+    assert ":material/check_circle: reachable" in _texts(app.sidebar.markdown)
+    assert note in _texts(app.sidebar.caption)
