@@ -127,6 +127,10 @@ def safe_buffer_types(amx: bool | None = None) -> Iterator[None]:
 
 def _open(llama_class: Any, path: str, options: dict[str, Any]) -> Any:
     try:
+        trained = llama_class(model_path=path, vocab_only=True, verbose=False).metadata
+        lengths = [int(v) for k, v in trained.items() if k.endswith(".context_length")]
+        if lengths and options.get("n_ctx", 0) > min(lengths):  # no more than it was trained on
+            options = {**options, "n_ctx": min(lengths)}
         with safe_buffer_types():
             return llama_class(model_path=path, **options)
     except (ValueError, RuntimeError, OSError) as e:

@@ -140,10 +140,12 @@ class LlamaCppLLM(LLM):
 
 
 def _overflow_sentence(message: str, n_ctx: int) -> str:
-    found = re.search(r"\((\d+)\)", message)
-    needed = f"{found.group(1)} tokens" if found else "more tokens"
+    """From llama-cpp-python's "Requested tokens (4666) exceed context window of 4096"."""
+    needed = re.search(r"\((\d+)\)", message)
+    window = re.search(r"window of (\d+)", message)
     return (
-        f"This question and what the tools returned need {needed}, more than the model's "
-        f"context window of {n_ctx}: ask a narrower question or start a new conversation "
-        "(or raise MOVIEAGENT_LLAMACPP_CONTEXT)."
+        f"This question and what the tools returned need "
+        f"{needed.group(1) + ' tokens' if needed else 'more tokens'}, more than the model's "
+        f"context window of {window.group(1) if window else n_ctx}: ask a narrower question or "
+        "start a new conversation (or raise MOVIEAGENT_LLAMACPP_CONTEXT)."
     )

@@ -197,3 +197,12 @@ def test_the_grammar_still_constrains_steps(smollm: LlamaCppLLM, tools: list[Scr
     request = ask("Who directed Heat?", max_new_tokens=120, json_schema=step_schema(tools))
     step = json.loads(reply(list(smollm.stream(request))))
     assert step["action"] in {"Final Answer", *(t.name for t in tools)}
+
+
+def test_the_context_is_no_larger_than_the_model_was_trained_for() -> None:
+    assert MODEL is not None
+    llm = LlamaCppLLM(str(MODEL), n_ctx=32768, n_threads=THREADS)
+    try:
+        assert llm.process.start()["n_ctx"] == 8192  # SmolLM2's context_length
+    finally:
+        llm.close()
