@@ -71,10 +71,6 @@ class LlamaProcess:
         child = self._child
         return child.process.pid if child else None
 
-    def alive(self) -> bool:
-        child = self._child
-        return child is not None and child.process.poll() is None
-
     def start(self) -> dict[str, Any]:
         """The running child's "ready" message; a fresh child when none runs (loads the model)."""
         with self._state:
@@ -132,9 +128,8 @@ class LlamaProcess:
     def stop(self) -> None:
         """End the child now (it restarts on the next request)."""
         with self._state:
-            child, self._child, self.ready = self._child, None, None
-            if child is not None:
-                child.stop()
+            if self._child is not None:
+                self._reap(self._child, "")
 
     def _next(self, child: _Child, rid: int, timeout_s: float) -> dict[str, Any]:
         while True:
