@@ -61,7 +61,8 @@ class LlamaCppLLM(LLM):
         )
 
     def describe(self) -> str:
-        return f"llama.cpp in a child process ({self._source}, {self.n_threads} threads)"
+        threads = f"{self.n_threads} thread{'s' if self.n_threads > 1 else ''}"
+        return f"llama.cpp in a child process ({self._source}, {threads})"
 
     def health(self) -> LLMHealth:
         try:
