@@ -117,6 +117,7 @@ def _timed(stream: Any) -> dict[str, Any]:
     usage = last.usage
     done = {
         "prompt_tokens": usage.prompt_tokens,
+        "cached_tokens": usage.cached_prompt_tokens,
         "completion_tokens": usage.completion_tokens,
         "finish": last.finish_reason,
     }
@@ -133,6 +134,7 @@ def _figures(
         "first_token_ms": round((first - sent) * 1000),
         "total_ms": round((ended - sent) * 1000),
         "prompt_tokens": done.get("prompt_tokens"),
+        "cached_tokens": done.get("cached_tokens"),
         "completion_tokens": tokens,
         "decode_tokens_per_s": round((tokens - 1) / decode_s, 1)
         if tokens > 1 and decode_s

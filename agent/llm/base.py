@@ -42,6 +42,7 @@ class TokenUsage(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     estimated: bool = False  # True when the server did not report counts
+    cached_prompt_tokens: int = 0  # prompt tokens reused from the KV cache (embedded llama.cpp)
 
 
 class LLMChunk(BaseModel):

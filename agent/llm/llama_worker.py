@@ -6,8 +6,8 @@ Started by `agent.llm.llama_process.LlamaProcess` as `python -m agent.llm.llama_
 - in:  `{"kind": "load", ...options}` once, then `{"kind": "generate", "id", "messages",
   "json_schema", "stop", "max_tokens"}` and `{"kind": "cancel", "id"}`;
 - out: `{"kind": "ready", "source", "warning", "n_ctx", "n_threads"}` or a load `error`, then per
-  generation `chunk`s (`text`) and one `done` (`finish`, `prompt_tokens`, `completion_tokens`)
-  or `error` (`error`: "context" or "internal", `message`).
+  generation `chunk`s (`text`) and one `done` (`finish`, `prompt_tokens`, `completion_tokens`,
+  `cached_tokens`: the prompt prefix the KV cache already held) or `error` (`error`: "context" or "internal", `message`).
 
 The same `Llama` serves every request, so llama-cpp-python reuses the longest common prompt
 prefix of consecutive calls from its KV cache. A reader thread owns the input pipe: when the
@@ -79,6 +79,7 @@ class Worker:
 
     def _generate(self, request: dict[str, Any]) -> dict[str, Any]:
         schema = request.get("json_schema")
+        before = self.llama.input_ids[: self.llama.n_tokens].tolist()  # what the KV cache holds
         chunks = self.llama.create_chat_completion(
             messages=request["messages"],
             grammar=self._grammar(schema) if schema else None,
@@ -100,7 +101,12 @@ class Worker:
                 self.out.send({"kind": "chunk", "id": request["id"], "text": text})
             finish = choice.get("finish_reason") or finish
         prompt = max(0, int(self.llama.n_tokens) - generated)
-        return {"finish": finish or "stop", "prompt_tokens": prompt, "completion_tokens": generated}
+        return {
+            "finish": finish or "stop",
+            "prompt_tokens": prompt,
+            "completion_tokens": generated,
+            "cached_tokens": _common_prefix(before, self.llama.input_ids[:prompt].tolist()),
+        }
 
     def _cancelled(self, rid: int) -> bool:
         while True:
@@ -120,6 +126,13 @@ class Worker:
         if key not in self.grammars:
             self.grammars[key] = LlamaGrammar.from_json_schema(key, verbose=False)
         return self.grammars[key]
+
+
+def _common_prefix(a: list[int], b: list[int]) -> int:
+    for i, (x, y) in enumerate(zip(a, b, strict=False)):
+        if x != y:
+            return i
+    return min(len(a), len(b))
 
 
 def _read(source: Connection, inbox: queue.Queue[dict[str, Any]]) -> None:

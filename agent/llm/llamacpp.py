@@ -100,6 +100,7 @@ class LlamaCppLLM(LLM):
             usage = TokenUsage(
                 prompt_tokens=message["prompt_tokens"],
                 completion_tokens=message["completion_tokens"],
+                cached_prompt_tokens=message.get("cached_tokens", 0),
             )
             yield LLMChunk(finish_reason=message["finish"], usage=usage)
 

@@ -206,3 +206,22 @@ def test_the_context_is_no_larger_than_the_model_was_trained_for() -> None:
         assert llm.process.start()["n_ctx"] == 8192  # SmolLM2's context_length
     finally:
         llm.close()
+
+
+def test_the_next_step_reuses_the_prompt_prefix_from_the_kv_cache(smollm: LlamaCppLLM) -> None:
+    first = ask("Who directed Heat? Answer in one word.", max_new_tokens=8)
+    done = list(smollm.stream(first))[-1].usage
+    assert done is not None
+    step_2 = first.model_copy(
+        update={
+            "messages": [
+                *first.messages,
+                ChatMessage(role="assistant", content="Mann."),
+                ChatMessage(role="user", content="And who starred in it?"),
+            ]
+        }
+    )
+    usage = list(smollm.stream(step_2))[-1].usage
+    assert usage is not None and usage.prompt_tokens > done.prompt_tokens
+    # the first prompt (and its reply's first tokens, still in the cache) is not evaluated again
+    assert 0.5 * done.prompt_tokens < usage.cached_prompt_tokens < usage.prompt_tokens
