@@ -204,6 +204,10 @@ class Agent:
                     finish, usage = chunk.finish_reason, chunk.usage or usage
                 if time.perf_counter() - started > request.timeout_s:
                     raise LLMTransientError(f"no complete reply within {request.timeout_s:g} s")
+        except AgentError:
+            raise
+        except Exception as e:  # a backend's bug must end in a sentence, not end the app
+            raise LLMTransientError(f"{type(e).__name__}: {e}") from e
         finally:
             close = getattr(chunks, "close", None)
             if close is not None:

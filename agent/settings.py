@@ -3,7 +3,9 @@
 Spec forms:
 - `tgi+http://HOST:PORT`            text-generation-inference (grammar on)
 - `openai+http://HOST:PORT/v1`      any OpenAI-compatible server (vLLM, SGLang, Ollama, ...)
-- `llamacpp` or `llamacpp:/path/model.gguf`   in-process llama.cpp (the embedded default)
+- `llamacpp` or `llamacpp:/path/model.gguf`   embedded llama.cpp (the default), in a child process;
+  `MOVIEAGENT_LLAMACPP_THREADS` (default: the cores available) and `MOVIEAGENT_LLAMACPP_CONTEXT`
+  (tokens, default 8192) tune it
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ class LLMSettings:
     timeout_s: float = 60.0
     max_new_tokens: int = 512
     tool_first: bool = False  # the first step must call a tool (MOVIEAGENT_TOOL_FIRST=1)
+    threads: int | None = None  # llamacpp: MOVIEAGENT_LLAMACPP_THREADS; None = cores available
+    context_tokens: int | None = None  # llamacpp: MOVIEAGENT_LLAMACPP_CONTEXT; None = default
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, spec: str | None = None) -> LLMSettings:
@@ -64,6 +68,8 @@ class LLMSettings:
                 timeout_s=timeout,
                 max_new_tokens=max_new,
                 tool_first=bool(tool_first),
+                threads=_count(env, "MOVIEAGENT_LLAMACPP_THREADS"),
+                context_tokens=_count(env, "MOVIEAGENT_LLAMACPP_CONTEXT"),
             )
         raise LLMConfigurationError(
             f"MOVIEAGENT_LLM={raw!r} is not an LLM spec: use tgi+http://HOST:PORT, "
@@ -72,7 +78,7 @@ class LLMSettings:
 
     def describe(self) -> str:
         if self.kind == "llamacpp":
-            return f"llama.cpp in-process ({self.model_path or 'default model'})"
+            return f"embedded llama.cpp ({self.model_path or 'default model'})"
         return f"{self.kind} at {self.url}"
 
 
@@ -84,6 +90,15 @@ def _number(env: Mapping[str, str], name: str, default: float) -> float:
         return float(value)
     except ValueError as e:
         raise LLMConfigurationError(f"{name}={value!r} is not a number.") from e
+
+
+def _count(env: Mapping[str, str], name: str) -> int | None:
+    value = env.get(name, "").strip()
+    if not value:
+        return None
+    if not value.isdigit() or int(value) < 1:
+        raise LLMConfigurationError(f"{name}={value!r} is not a whole number of at least 1.")
+    return int(value)
 
 
 def _flag(env: Mapping[str, str], name: str) -> bool | None:

@@ -122,6 +122,8 @@ def render_backends(
     if llm.reachable and llm.unconstrained:
         llm_state += f"  \n:material/warning: {md(llm.unconstrained)}"
     slot.markdown(f"**LLM** · {md(services.llm_label)}  \n{llm_state}")
+    if llm.note:  # e.g. the embedded model restarted after a crash
+        slot.caption(md(llm.note))
 
 
 def _who_am_i(services: Services, graph: GraphHealth, person: Person) -> Session | None:

@@ -6,7 +6,8 @@ constrained decoding, stop sequences, a token budget and a timeout) into a strea
 
 Backends raise `LLMUnavailableError` when the model cannot be reached or loaded (a sentence
 that says what to start) and `LLMTransientError` for failures worth retrying (5xx, 429,
-timeouts, dropped connections); the agent loop does the retrying.
+timeouts, dropped connections); the agent loop does the retrying. A prompt longer than the
+context window raises `LLMContextOverflowError`.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ class TokenUsage(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     estimated: bool = False  # True when the server did not report counts
+    cached_prompt_tokens: int = 0  # prompt tokens reused from the KV cache (embedded llama.cpp)
 
 
 class LLMChunk(BaseModel):
@@ -56,10 +58,15 @@ class LLMHealth(BaseModel):
     model: str = ""
     detail: str = ""
     unconstrained: str = ""  # why replies are not grammar-constrained; empty when they are
+    note: str = ""  # a sentence worth showing even when reachable (a restart after a crash)
 
 
 class LLMTransientError(AgentError):
     """A failure worth retrying: a 5xx or 429 reply, a timeout, a dropped connection."""
+
+
+class LLMContextOverflowError(AgentError):
+    """The prompt does not fit the model's context window; not worth retrying as it is."""
 
 
 class LLM(ABC):

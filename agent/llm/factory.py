@@ -23,6 +23,10 @@ def build_llm(settings: LLMSettings) -> LLM:
             api_key=settings.api_key,
             timeout_s=settings.timeout_s,
         )
-    from agent.llm.llamacpp import LlamaCppLLM
+    from agent.llm.llamacpp import CONTEXT_TOKENS, LlamaCppLLM
 
-    return LlamaCppLLM(settings.model_path)
+    return LlamaCppLLM(
+        settings.model_path,
+        n_ctx=settings.context_tokens or CONTEXT_TOKENS,
+        n_threads=settings.threads,
+    )

