@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from data_import.bulk_loader import BulkLoader
+from data_import.bulk_loader import BulkLoader, BulkLoadError
 from data_import.merge_writer import movie_stats_rows
 from data_import.neighbours import Derived
 from data_import.rating_arrays import RatingArrays
@@ -156,6 +156,9 @@ class BulkWriter:
         stats.wrote("nodes", loader.nodes_created)
         stats.wrote("edges", loader.edges_created)
         self._credit_phases(loader.created)
+        _check_node_ids(
+            staging, {"movieId": (movie_nodes, movie_ids), "userId": (user_nodes, users)}
+        )
         return staging
 
     def swap_in(self, staging: Any) -> None:
@@ -190,6 +193,21 @@ class BulkWriter:
              "genres": list(dict.fromkeys(m["genres"]))}
             for m in r.movies
         ]  # fmt: skip
+
+
+def _check_node_ids(graph: Any, assumed: dict[str, tuple[np.ndarray, np.ndarray]]) -> None:
+    """The edges were sent between node ids the loader assumed; check the first and last node
+    of each kind, so a graph whose ids shifted (another writer) is never swapped in."""
+    expected = {int(nodes[i]): (key, int(values[i]))
+                for key, (nodes, values) in assumed.items() if len(nodes)
+                for i in (0, -1)}  # fmt: skip
+    found = {r["node"]: r for r in graph.read("import/node_ids", {"ids": sorted(expected)})}
+    for node, (key, value) in expected.items():
+        if found.get(node, {}).get(key) != value:
+            raise BulkLoadError(
+                f"The bulk build's node {node} is not the {key} {value} it was sent as: "
+                "something else wrote to the new graph. Nothing was swapped in; import again."
+            )
 
 
 def _last_tags(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import json
 import os
 import shutil
 import time
@@ -55,6 +56,7 @@ class EmbeddedServer:
         self.wait_s = wait_s
         self.name = _process_prefix() + uuid.uuid4().hex[:8]
         with data_dir_lock(data_dir, "opening the embedded graph", wait_s):
+            _drop_stale_registry(data_dir / (DB_FILE + ".settings"))
             self.db = FalkorDB(
                 str(data_dir / DB_FILE),
                 serverconfig=self._start_config(),
@@ -164,6 +166,23 @@ class EmbeddedServer:
             and {p.name for p in socket_dir.iterdir()} <= (_SERVER_FILES)
         ):
             shutil.rmtree(socket_dir, ignore_errors=True)
+
+
+def _drop_stale_registry(registry: Path) -> None:
+    """Forget a recorded server that is gone, or whose pid now names another program (a killed
+    server leaves its record behind; falkordblite would try to attach to it)."""
+    import psutil
+
+    try:
+        settings = json.loads(registry.read_text(encoding="utf-8"))
+        pid = int(Path(settings["pidfile"]).read_text().strip())
+        alive = "redis" in psutil.Process(pid).name() and Path(settings["unixsocket"]).exists()
+    except FileNotFoundError:
+        alive = not registry.exists()  # no record at all: nothing to drop
+    except (OSError, ValueError, KeyError, psutil.Error):
+        alive = False
+    if not alive:
+        registry.unlink(missing_ok=True)
 
 
 def _save_lines() -> list[str]:

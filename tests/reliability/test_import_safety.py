@@ -55,6 +55,27 @@ def test_a_write_during_the_build_shifts_no_rating(
         graph.close()
 
 
+def test_a_build_whose_node_ids_shifted_is_never_swapped_in(
+    imported: GraphSettings, tiny_release: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Even a write into the private graph itself (nothing does that) cannot corrupt: the
+    build checks the node ids it assumed and leaves the graph as it was."""
+    from data_import.bulk_loader import BulkLoader, BulkLoadError
+
+    send = BulkLoader._send
+
+    def send_then_intrude(self: Any, *args: Any, **kwargs: Any) -> None:
+        send(self, *args, **kwargs)
+        if self.next_id and not self.edges_created:
+            self.client.execute_command("GRAPH.QUERY", self.graph, "CREATE (:Intruder)")
+
+    monkeypatch.setattr(BulkLoader, "_send", send_then_intrude)
+    with connect(imported) as graph:
+        with pytest.raises(BulkLoadError, match="Nothing was swapped in"):
+            import_release(graph, tiny_release, None, BULK)
+        assert _by_user(graph) == _expected()
+
+
 def test_a_bulk_import_refuses_while_another_process_is_connected(
     imported: GraphSettings, tiny_release: Path
 ) -> None:
