@@ -168,9 +168,8 @@ def run(users: int, seconds: float, data_dir: Path, crash: bool) -> int:
           f"read-back mismatches: {counts.get('mismatch', 0)}; errors: {len(errors)}")  # fmt: skip
     print(f"  MovieLens ratings: {legacy_now} of {legacy}")
     if crash:
-        print(
-            f"  the rating acknowledged just before the kill: {'kept' if last_write_kept else 'LOST'}"
-        )
+        kept = "kept" if last_write_kept else "LOST"
+        print(f"  the rating acknowledged just before the kill: {kept}")
     for error in errors[:5]:
         print(f"    {error}")
     bad = (

@@ -3,9 +3,9 @@
 The reading phases only collect rows; `build` creates a new graph under a private name with
 `GRAPH.BULK` (see `bulk_format`), then credits each reading phase with the nodes and edges it
 wrote for it. The importer then creates the indexes and constraints, writes back the users the
-app created (`app_users`) and swaps the new graph in. Re-running rebuilds the same graph, so it is idempotent too;
-anything else the graph held is gone: that is why it is chosen for an empty graph, for large
-releases or on request.
+app created (`app_users`) and swaps the new graph in. Re-running rebuilds the same graph, so
+it is idempotent too; anything else the graph held is gone: that is why it is chosen for an
+empty graph, for large releases or on request.
 """
 
 from __future__ import annotations

@@ -6,8 +6,9 @@ on FalkorDB for an empty graph or a large release, `BulkWriter` (rebuilds the gr
 `GRAPH.BULK`). After the ratings, the `derived` phase writes rating statistics and SIMILAR edges
 (`neighbours`) and the Tag summary (`tag_summary`). The bulk path builds the new graph under a
 private name, holding the data directory alone, writes back the users the app created
-(`app_users`) and swaps it in with one RENAME. Last, the import waits until the indexes FalkorDB builds in the background are usable. One progress
-bar per phase, and a report of rows read, written and skipped.
+(`app_users`) and swaps it in with one RENAME. Last, the import waits until the indexes
+FalkorDB builds in the background are usable. One progress bar per phase, and a report of rows
+read, written and skipped.
 """
 
 from __future__ import annotations

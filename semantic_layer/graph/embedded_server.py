@@ -7,9 +7,9 @@
   processes starting at once share one server instead of each running its own on the same file
   (the last to save would win);
 - every client makes the server durable when it attaches: an append-only file fsynced before
-  each write is acknowledged (or once a second, `MOVIEAGENT_FSYNC=everysec`) plus snapshots. A server left
-  behind by a killed process (an orphan, possibly with snapshots off from an import) is reused by
-  the next process and made durable again;
+  each write is acknowledged (or once a second, `MOVIEAGENT_FSYNC=everysec`) plus snapshots.
+  A server left behind by a killed process (an orphan, possibly with snapshots off from an
+  import) is reused by the next process and made durable again;
 - a client that closes shuts the server down only when no other client is connected, under the
   same lock, so a process that is attaching never meets a server going away.
 

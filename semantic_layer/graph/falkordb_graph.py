@@ -98,7 +98,8 @@ class FalkorGraph(Graph):
                 time.sleep(0.05)
 
     def replace_with(self, staging: FalkorGraph) -> None:
-        """Put `staging`'s graph in this graph's place in one step (`RENAME`; the old graph goes)."""
+        """Put `staging`'s graph in this graph's place in one step (`RENAME`, which drops the
+        old one)."""
         self._db.client.rename(staging.settings.graph_name, self.settings.graph_name)
 
     @contextmanager

@@ -61,7 +61,8 @@ def test_a_second_process_attaches_to_the_running_server(imported: GraphSettings
             from semantic_layer.settings import GraphSettings
             settings = GraphSettings.from_env()
             with connect(settings) as graph:
-                print(server_pid(settings.data_dir), graph.read("test/movie_by_id", {"movieId": 6})[0]["title"])
+                heat = graph.read("test/movie_by_id", {"movieId": 6})[0]["title"]
+                print(server_pid(settings.data_dir), heat)
             """,
             imported.data_dir,
         )
