@@ -5,11 +5,16 @@ any MovieLens id. Before the bulk path deletes the graph, `keep` reads them with
 and their RATED/TAGGED edges; after the build, `restore` writes them back with batched MERGE.
 A rating or tag of a movie that is no longer in the release cannot be written back: it is
 counted, shown in the report and saved to a JSON file, never dropped silently.
+
+Before the build they are saved to `app-users-backup-*.json`, deleted once the import finished.
+A backup still there at the next import is from an import that died: its users that the graph
+lacks are written back (`read_backups`, `missing_from`) and the file is renamed `-recovered-`.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +32,18 @@ class KeptUsers:
     users: list[Row] = field(default_factory=list)
     ratings: list[Row] = field(default_factory=list)
     tags: list[Row] = field(default_factory=list)
+
+    def only(self, user_ids: set[int]) -> KeptUsers:
+        """These users and their ratings and tags."""
+        return KeptUsers(*([r for r in rows if r["userId"] in user_ids]
+                           for rows in (self.users, self.ratings, self.tags)))  # fmt: skip
+
+    def plus(self, other: KeptUsers) -> KeptUsers:
+        """These users, and those of `other` that are not among them (with their edges)."""
+        known = {u["userId"] for u in self.users}
+        extra = other.only({u["userId"] for u in other.users} - known)
+        return KeptUsers(self.users + extra.users, self.ratings + extra.ratings,
+                         self.tags + extra.tags)  # fmt: skip
 
 
 @dataclass
@@ -100,11 +117,44 @@ def backup(kept: KeptUsers, folder: Path) -> Path:
     rows = [{"type": "User", **u} for u in kept.users]
     rows += [{"type": "RATED", **r} for r in kept.ratings]
     rows += [{"type": "TAGGED", **t} for t in kept.tags]
-    return _save(rows, folder, "app-users-backup")
+    return _save(rows, folder, BACKUP_PREFIX)
+
+
+BACKUP_PREFIX = "app-users-backup"
+RECOVERED_PREFIX = "app-users-recovered"
+
+
+def read_backups(folder: Path) -> tuple[KeptUsers, list[Path]]:
+    """The users saved by imports that died before they were written back (the backup of a
+    finished import is deleted), and the files they came from."""
+    kept = KeptUsers()
+    paths = sorted(folder.glob(f"{BACKUP_PREFIX}-*.json")) if folder.is_dir() else []
+    for path in paths:
+        rows = json.loads(path.read_text(encoding="utf-8"))
+        part: dict[str, list[Row]] = {"User": [], "RATED": [], "TAGGED": []}
+        for row in rows:
+            part[row.pop("type")].append(row)
+        kept = kept.plus(KeptUsers(part["User"], part["RATED"], part["TAGGED"]))
+    return kept, paths
+
+
+def missing_from(graph: Graph, kept: KeptUsers) -> KeptUsers:
+    """The kept users the graph no longer has."""
+    if not kept.users:
+        return kept
+    present = {r["userId"] for r in graph.read("import/app_users", {"firstId": FIRST_APP_USER_ID})}
+    return kept.only({u["userId"] for u in kept.users} - present)
+
+
+def mark_recovered(paths: list[Path]) -> None:
+    """Backups whose users are in the graph again are renamed, never read again, kept."""
+    for path in paths:
+        if path.exists():
+            path.rename(path.with_name(path.name.replace(BACKUP_PREFIX, RECOVERED_PREFIX, 1)))
 
 
 def _save(rows: list[Row], folder: Path, prefix: str = "app-users-not-restored") -> Path:
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{prefix}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+    path = folder / f"{prefix}-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.json"
     path.write_text(json.dumps(rows, indent=1, default=str), encoding="utf-8")
     return path

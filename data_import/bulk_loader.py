@@ -23,7 +23,10 @@ class BulkLoader:
     (in all, and per label or relationship type in `created`).
 
     Node ids are assigned in the order nodes are sent, starting at 0: `nodes` returns the ids
-    of the nodes it created, for the edges that point at them.
+    of the nodes it created, for the edges that point at them. That holds only because nobody
+    else writes to the graph while it is built: the bulk writer builds under a private graph
+    name, holding the data directory alone (`Graph.exclusive`). `BEGIN` refuses a graph that
+    exists already.
     """
 
     def __init__(

@@ -1,11 +1,11 @@
 """The large-release path on FalkorDB: gather the whole release, then build the graph anew.
 
-The reading phases only collect rows; `build` deletes the graph and recreates it with
+The reading phases only collect rows; `build` creates a new graph under a private name with
 `GRAPH.BULK` (see `bulk_format`), then credits each reading phase with the nodes and edges it
-wrote for it. The importer then creates the indexes and constraints and writes back the users
-the app created (`app_users`). Re-running rebuilds the same graph, so it is idempotent too;
-anything else the graph held is gone: that is why it is chosen for an empty graph, for large
-releases or on request.
+wrote for it. The importer then creates the indexes and constraints, writes back the users the
+app created (`app_users`) and swaps the new graph in. Re-running rebuilds the same graph, so
+it is idempotent too; anything else the graph held is gone: that is why it is chosen for an
+empty graph, for large releases or on request.
 """
 
 from __future__ import annotations
@@ -16,13 +16,14 @@ from typing import Any
 
 import numpy as np
 
-from data_import.bulk_loader import BulkLoader
+from data_import.bulk_loader import BulkLoader, BulkLoadError
 from data_import.merge_writer import movie_stats_rows
 from data_import.neighbours import Derived
 from data_import.rating_arrays import RatingArrays
 from data_import.report import PhaseStats
 from data_import.tag_summary import TagCounts, count_tags, tag_rows
 
+STAGING_SUFFIX = "__import"
 MOVIE_PROPERTIES = ("movieId", "title", "year", "originalTitle", "titleNorm", "imdbId", "tmdbId",
                     "imdbRating", "released", "ratingCount", "ratingAvg", "likeCount")  # fmt: skip
 
@@ -91,13 +92,15 @@ class BulkWriter:
                 + 2 * ratings + len(r.tags) + similar + genre_edges
                 + len({name for name, _ in r.tag_counts}) + len(r.tag_counts))  # fmt: skip
 
-    def build(self, stats: PhaseStats, app_tags: list[dict[str, Any]] | None = None) -> None:
-        """Build the graph; the Tag summary also counts `app_tags`, the TAGGED edges of the app
-        users that are written back after the build (rows with `tag` and `movieId`)."""
+    def build(self, stats: PhaseStats, app_tags: list[dict[str, Any]] | None = None) -> Any:
+        """Build the new graph under the private name `<graph>__import` and return it (the
+        importer swaps it in); the Tag summary also counts `app_tags`, the TAGGED edges of the
+        app users that are written back after the build (rows with `tag` and `movieId`)."""
         r = self.release
         assert r.ratings is not None and r.derived is not None
-        self.graph.delete_graph()
-        loader = BulkLoader(self.graph.client, self.graph.settings.graph_name, on_sent=self.on_sent)
+        staging = self.graph.sibling(self.graph.settings.graph_name + STAGING_SUFFIX)
+        staging.delete_graph()  # left by an import that died
+        loader = BulkLoader(staging.client, staging.settings.graph_name, on_sent=self.on_sent)
 
         genre_ids = dict(zip(r.genres, loader.nodes("Genre", ["name"], ([g] for g in r.genres)),
                              strict=True))  # fmt: skip
@@ -153,6 +156,14 @@ class BulkWriter:
         stats.wrote("nodes", loader.nodes_created)
         stats.wrote("edges", loader.edges_created)
         self._credit_phases(loader.created)
+        _check_node_ids(
+            staging, {"movieId": (movie_nodes, movie_ids), "userId": (user_nodes, users)}
+        )
+        return staging
+
+    def swap_in(self, staging: Any) -> None:
+        """Replace the graph with the one `build` made, in one step."""
+        self.graph.replace_with(staging)
 
     def _credit_phases(self, created: Counter[str]) -> None:
         """Each reading phase's `written`: what the build created from its rows."""
@@ -182,6 +193,21 @@ class BulkWriter:
              "genres": list(dict.fromkeys(m["genres"]))}
             for m in r.movies
         ]  # fmt: skip
+
+
+def _check_node_ids(graph: Any, assumed: dict[str, tuple[np.ndarray, np.ndarray]]) -> None:
+    """The edges were sent between node ids the loader assumed; check the first and last node
+    of each kind, so a graph whose ids shifted (another writer) is never swapped in."""
+    expected = {int(nodes[i]): (key, int(values[i]))
+                for key, (nodes, values) in assumed.items() if len(nodes)
+                for i in (0, -1)}  # fmt: skip
+    found = {r["node"]: r for r in graph.read("import/node_ids", {"ids": sorted(expected)})}
+    for node, (key, value) in expected.items():
+        if found.get(node, {}).get(key) != value:
+            raise BulkLoadError(
+                f"The bulk build's node {node} is not the {key} {value} it was sent as: "
+                "something else wrote to the new graph. Nothing was swapped in; import again."
+            )
 
 
 def _last_tags(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

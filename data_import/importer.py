@@ -4,9 +4,11 @@ Phases read and validate each file (bad rows are reported by file and line), the
 to a writer: `MergeWriter` (batched, parameterized, idempotent `MERGE` writes, both backends) or,
 on FalkorDB for an empty graph or a large release, `BulkWriter` (rebuilds the graph with
 `GRAPH.BULK`). After the ratings, the `derived` phase writes rating statistics and SIMILAR edges
-(`neighbours`) and the Tag summary (`tag_summary`). The bulk path then writes back the users the app created (`app_users`). Last,
-the import waits until the indexes FalkorDB builds in the background are usable. One progress
-bar per phase, and a report of rows read, written and skipped.
+(`neighbours`) and the Tag summary (`tag_summary`). The bulk path builds the new graph under a
+private name, holding the data directory alone, writes back the users the app created
+(`app_users`) and swaps it in with one RENAME. Last, the import waits until the indexes
+FalkorDB builds in the background are usable. One progress bar per phase, and a report of rows
+read, written and skipped.
 """
 
 from __future__ import annotations
@@ -79,13 +81,17 @@ class MovieLensImporter:
                     f"Missing {release / required.name}: a MovieLens release has "
                     f"{required.name} with columns {','.join(required.header)}."
                 )
-        if self._use_bulk(release / readers.RATINGS.name):
+        bulk = self._use_bulk(release / readers.RATINGS.name)
+        if bulk:
+            with self.graph.exclusive("import"):  # fail fast: the build checks again
+                pass
             self.writer = BulkWriter(self.graph, on_sent=self._advance)
             self.report.notes.append(
                 "bulk path: the graph was rebuilt from scratch with GRAPH.BULK; the reading "
                 "phases gather rows and `build` writes them all (each phase's `written` is what "
                 "the build wrote for it, `build` shows the total)"
             )
+        leftover, backups = app_users.read_backups(self._data_dir())
         with self._progress() as progress:
             self._progress_bar = progress
             if self.writer.schema_first:
@@ -98,28 +104,38 @@ class MovieLensImporter:
             self._tags(release, ratings)
             self._derived(ratings)
             if isinstance(self.writer, BulkWriter):
-                with self._phase("build", self.writer.total) as stats:
-                    kept = app_users.keep(self.graph)  # read just before the graph is deleted
-                    saved = app_users.backup(kept, self._data_dir()) if kept.users else None
-                    try:
-                        app_tags = [t for t in kept.tags if t["movieId"] in self.movie_ids]
-                        self.writer.build(stats, app_tags)
-                    except Exception as e:
-                        if saved is None:
-                            raise
-                        raise ImportDataError(
-                            f"The bulk build failed ({e}); the {len(kept.users):,} app users and "
-                            f"their ratings are saved in {saved}."
-                        ) from e
-                with self._phase("schema"):
-                    self.graph.ensure_schema()
-                self._wait_for_indexes()
-                self._restore(kept)
-                if saved is not None:
-                    saved.unlink(missing_ok=True)
+                with self.graph.exclusive("import"):
+                    self._build_and_swap(self.writer, leftover)
             else:
-                self._wait_for_indexes()
+                self._wait_for_indexes(self.graph)
+                self._restore(app_users.missing_from(self.graph, leftover), self.graph)
+        app_users.mark_recovered(backups)
         return self.report
+
+    def _build_and_swap(self, writer: BulkWriter, leftover: app_users.KeptUsers) -> None:
+        """Build the new graph under a private name (nobody else writes there, so GRAPH.BULK's
+        node ids are ours), add the schema, the indexes and the app users, then swap it in with
+        one RENAME: an import that dies before leaves the graph as it was, app users included."""
+        with self._phase("build", writer.total) as stats:
+            kept = app_users.keep(self.graph).plus(leftover)
+            saved = app_users.backup(kept, self._data_dir()) if kept.users else None
+            try:
+                app_tags = [t for t in kept.tags if t["movieId"] in self.movie_ids]
+                staging = writer.build(stats, app_tags)
+            except Exception as e:
+                if saved is None:
+                    raise
+                raise ImportDataError(
+                    f"The bulk build failed ({e}); the graph was left as it was, and its "
+                    f"{len(kept.users):,} app users and their ratings are also saved in {saved}."
+                ) from e
+        with self._phase("schema"):
+            staging.ensure_schema()
+        self._wait_for_indexes(staging)
+        self._restore(kept, staging)
+        writer.swap_in(staging)
+        if saved is not None:
+            saved.unlink(missing_ok=True)
 
     def _use_bulk(self, ratings: Path) -> bool:
         bulk = self.options.bulk
@@ -142,9 +158,9 @@ class MovieLensImporter:
     def _graph_is_empty(self) -> bool:
         return not self.graph.read("import/any_node")
 
-    def _wait_for_indexes(self) -> None:
+    def _wait_for_indexes(self, graph: Graph) -> None:
         """Return only once lookups and full-text search work, or say in the report why not."""
-        if not isinstance(self.graph, IndexWaiter):
+        if not isinstance(graph, IndexWaiter):
             return
         with self._phase("indexes") as stats:
 
@@ -152,7 +168,7 @@ class MovieLensImporter:
                 stats.read = total
                 self._progress_bar.update(self._task, completed=ready, total=total)
 
-            pending = self.graph.wait_for_indexes(self.options.index_timeout_s, progress)
+            pending = graph.wait_for_indexes(self.options.index_timeout_s, progress)
         self.report.indexes_pending = pending
         if pending:
             self.report.notes.append(
@@ -162,12 +178,12 @@ class MovieLensImporter:
                 "on its own; `movieagent stats` works meanwhile)"
             )
 
-    def _restore(self, kept: app_users.KeptUsers) -> None:
+    def _restore(self, kept: app_users.KeptUsers, graph: Graph) -> None:
         if not kept.users:
             return
         with self._phase("app users", len(kept.ratings) + len(kept.tags)) as stats:
             restored = app_users.restore(
-                self.graph, kept, self.movie_ids, self.options.batch_size, self._data_dir()
+                graph, kept, self.movie_ids, self.options.batch_size, self._data_dir()
             )
             stats.read = len(kept.users) + len(kept.ratings) + len(kept.tags)
             stats.wrote("User", restored.users)
@@ -184,11 +200,15 @@ class MovieLensImporter:
         rows: list[dict[str, Any]] = []
         genres: set[str] = set()
         with self._phase("movies", readers.count_lines(release / "movies.csv")) as stats:
-            for _, row in self._read(release / "movies.csv", readers.MOVIES, stats):
+            first_line: dict[int, int] = {}
+            for line, row in self._read(release / "movies.csv", readers.MOVIES, stats):
                 title, year = display_title(row["raw_title"])
-                if row["movieId"] in self.movie_ids:
-                    stats.skipped += 1
+                if row["movieId"] in self.movie_ids:  # counted as skipped by `_read`
+                    self.problems.add("movies.csv", line, f"movieId {row['movieId']} appears "
+                                      f"again (first on line {first_line[row['movieId']]}); "
+                                      "the first row is kept")  # fmt: skip
                     continue
+                first_line[row["movieId"]] = line
                 self.movie_ids.add(row["movieId"])
                 imdb_id, tmdb_id = links.get(row["movieId"], (None, None))
                 rows.append({
@@ -339,12 +359,14 @@ def import_release(
     options: ImportOptions | None = None,
     on_graph: Callable[[Graph], None] | None = None,
 ) -> ImportReport:
-    """Import into `graph`; snapshots are turned off during the writes and saved afterwards."""
+    """Import into `graph` without the query time limit; snapshots are turned off during the
+    writes, then turned on again and the data saved (the append-only file stays on)."""
     set_snapshots = getattr(graph, "set_snapshots", None)
     if set_snapshots:
         set_snapshots(False)
     try:
-        report = MovieLensImporter(graph, options).run(release, enrich)
+        with graph.unbounded():
+            report = MovieLensImporter(graph, options).run(release, enrich)
     finally:
         if set_snapshots:
             set_snapshots(True)

@@ -18,6 +18,7 @@ import numpy as np
 from data_import import readers
 from data_import.errors import SourceError
 from data_import.problems import Problems
+from semantic_layer.users import FIRST_APP_USER_ID
 
 CHUNK_BYTES = 1 << 23
 _NL, _CR, _COMMA, _DOT, _ZERO = 10, 13, 44, 46, 48
@@ -116,6 +117,7 @@ def _parse_chunk(data: bytes, first_line: int, label: str, problems: Problems) -
     rating, ok_rating = _decimal(a, at[:, 1] + 1, at[:, 2])
     timestamp, ok_time = _digits(a, at[:, 2] + 1, stop)
     ok &= ok_movie & ok_rating & ok_time & (rating >= 0.5) & (rating <= 5.0)
+    ok &= (user < FIRST_APP_USER_ID) & (movie <= readers.MAX_ID)  # else reported by parse_line
 
     line = np.flatnonzero(plain) + first_line
     fast = RatingArrays(user[ok], movie[ok], rating[ok], timestamp[ok], line[ok])
@@ -124,9 +126,10 @@ def _parse_chunk(data: bytes, first_line: int, label: str, problems: Problems) -
         return fast
     rows = []
     for index in slow.tolist():
-        text = data[starts[index] : ends[index] + 1].decode("utf-8", "replace")
         number = first_line + index
-        row = readers.parse_line(text, readers.RATINGS, label, number, problems)
+        text = readers.decode_line(data[starts[index] : ends[index] + 1], label, number, problems)
+        row = None if text is None else readers.parse_line(text, readers.RATINGS, label, number,
+                                                           problems)  # fmt: skip
         if row is not None:
             rows.append((row["userId"], row["movieId"], row["rating"], row["timestamp"], number))
     if not rows:

@@ -11,6 +11,8 @@ from typing import Any
 
 from data_import.errors import HeaderError, SourceError
 from data_import.problems import Problems
+from data_import.titles import split_year
+from semantic_layer.users import FIRST_APP_USER_ID
 
 Parser = Callable[[list[str]], dict[str, Any]]
 
@@ -22,11 +24,34 @@ class CsvSpec:
     parse: Parser
 
 
-def _int(value: str, field: str) -> int:
-    try:
-        return int(value)
-    except ValueError:
-        raise ValueError(f"{field} {value!r} is not an integer") from None
+# Ids and timestamps are plain ASCII digits: no sign, no `1_0`, no other script's digits, and
+# no value the graph cannot store (int64) or that would land in the app's own user ids.
+MAX_ID = 2**31 - 1
+MAX_INT = 2**63 - 1
+_DIGITS = frozenset("0123456789")
+YEARS = range(1870, 2200)
+
+
+def _int(value: str, field: str, limit: int = MAX_INT) -> int:
+    text = value.strip()
+    if text.startswith("-") and text[1:] and set(text[1:]) <= _DIGITS:
+        raise ValueError(f"{field} {text} is negative")
+    if not text or not set(text) <= _DIGITS:
+        raise ValueError(f"{field} {value!r} is not an integer (digits 0-9 only)")
+    number = int(text)
+    if number > limit:
+        raise ValueError(f"{field} {text} is larger than {limit:,}")
+    return number
+
+
+def _user_id(value: str) -> int:
+    user = _int(value, "userId")
+    if user >= FIRST_APP_USER_ID:
+        raise ValueError(
+            f"userId {user} is in the range the app keeps for its own users "
+            f"({FIRST_APP_USER_ID:,} and up); MovieLens user ids are smaller"
+        )
+    return user
 
 
 def _rating(value: str) -> float:
@@ -46,14 +71,19 @@ def _pipe_list(value: str) -> list[str]:
 def _movie(f: list[str]) -> dict[str, Any]:
     if not f[1].strip():
         raise ValueError("title is empty")
+    title, year = split_year(f[1])
+    if not title:
+        raise ValueError(f"title {f[1].strip()!r} has a year but no title")
+    if year is not None and year not in YEARS:
+        raise ValueError(f"year {year} in title {f[1].strip()!r} is not a release year")
     genres = [g for g in _pipe_list(f[2]) if g != "(no genres listed)"]
-    return {"movieId": _int(f[0], "movieId"), "raw_title": f[1].strip(), "genres": genres}
+    return {"movieId": _int(f[0], "movieId", MAX_ID), "raw_title": f[1].strip(), "genres": genres}
 
 
 def _rating_row(f: list[str]) -> dict[str, Any]:
     return {
-        "userId": _int(f[0], "userId"),
-        "movieId": _int(f[1], "movieId"),
+        "userId": _user_id(f[0]),
+        "movieId": _int(f[1], "movieId", MAX_ID),
         "rating": _rating(f[2]),
         "timestamp": _int(f[3], "timestamp"),
     }
@@ -63,8 +93,8 @@ def _tag_row(f: list[str]) -> dict[str, Any]:
     if not f[2].strip():
         raise ValueError("tag is empty")
     return {
-        "userId": _int(f[0], "userId"),
-        "movieId": _int(f[1], "movieId"),
+        "userId": _user_id(f[0]),
+        "movieId": _int(f[1], "movieId", MAX_ID),
         "tag": f[2].strip(),
         "timestamp": _int(f[3], "timestamp"),
     }
@@ -72,7 +102,7 @@ def _tag_row(f: list[str]) -> dict[str, Any]:
 
 def _link_row(f: list[str]) -> dict[str, Any]:
     return {
-        "movieId": _int(f[0], "movieId"),
+        "movieId": _int(f[0], "movieId", MAX_ID),
         "imdbId": f[1].strip() or None,
         "tmdbId": _int(f[2], "tmdbId") if f[2].strip() else None,
     }
@@ -85,7 +115,7 @@ def _enriched_row(f: list[str]) -> dict[str, Any]:
     except ValueError:
         raise ValueError(f"imdbRating {rating!r} is not a number") from None
     return {
-        "movieId": _int(f[0], "movieId"),
+        "movieId": _int(f[0], "movieId", MAX_ID),
         "released": f[1].strip() or None,
         "actors": _pipe_list(f[3]),
         "directors": _pipe_list(f[4]),
@@ -113,14 +143,26 @@ def read_rows(
             f"Missing {path}: expected {spec.name} with columns {','.join(spec.header)}."
         )
     label = path.name
-    with path.open(newline="", encoding="utf-8-sig", errors="replace") as handle:
-        check_header(path, handle.readline(), spec)
+    with path.open("rb") as handle:
+        check_header(path, handle.readline().decode("utf-8-sig", "replace"), spec)
         # MovieLens records never span lines, so each physical line is parsed on its own:
         # an unclosed quote spoils one row, never the rest of the file.
-        for number, line in enumerate(handle, start=2):
-            row = parse_line(line, spec, label, number, problems)
+        for number, raw in enumerate(handle, start=2):
+            line = decode_line(raw, label, number, problems)
+            row = None if line is None else parse_line(line, spec, label, number, problems)
             if row is not None:
                 yield number, row
+
+
+def decode_line(raw: bytes, label: str, number: int, problems: Problems) -> str | None:
+    """The line as text, or None when it is not UTF-8 (reported: MovieLens files are UTF-8, and
+    a Latin-1 byte turned into U+FFFD would be stored as a wrong title)."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        problems.add(label, number, f"byte 0x{raw[e.start]:02X} at column {e.start + 1} is not "
+                     "UTF-8 (save the file as UTF-8)")  # fmt: skip
+        return None
 
 
 def check_header(path: Path, header: str, spec: CsvSpec) -> None:
@@ -138,6 +180,9 @@ def parse_line(
 ) -> dict[str, Any] | None:
     """One validated row, or None (a blank line, or a bad one reported to `problems`)."""
     if not line.strip():
+        return None
+    if "\x00" in line:
+        problems.add(label, number, "the line contains a NUL character")
         return None
     try:
         fields = _split(line)

@@ -6,6 +6,7 @@ import hashlib
 import shutil
 import urllib.request
 import zipfile
+import zlib
 from pathlib import Path
 from urllib.error import URLError
 
@@ -19,16 +20,31 @@ DEFAULT_URL = "https://files.grouplens.org/datasets/movielens/ml-latest-small.zi
 def resolve_release(source: str, cache_dir: Path) -> Path:
     """Return the directory that holds `movies.csv` for a directory, zip file or URL."""
     if source.startswith(("http://", "https://")):
-        return _unpacked(_download(source, cache_dir), cache_dir)
+        archive = _download(source, cache_dir)
+        try:
+            return _unpacked(archive, cache_dir)
+        except SourceError:
+            archive.unlink(missing_ok=True)  # the next run downloads it again
+            raise
     path = Path(source).expanduser()
     if path.is_dir():
         return _release_dir(path)
     if path.is_file() and zipfile.is_zipfile(path):
         return _unpacked(path, cache_dir)
+    if path.is_file() and (path.suffix.lower() == ".zip" or _starts_like_a_zip(path)):
+        raise SourceError(
+            f"{path} is a damaged zip file (truncated, or not completely downloaded): "
+            "download it again."
+        )
     raise SourceError(
         f"{source} is neither a MovieLens directory, a .zip file nor an http(s) URL: "
         "pass the folder that holds movies.csv and ratings.csv, its zip, or a URL."
     )
+
+
+def _starts_like_a_zip(path: Path) -> bool:
+    with path.open("rb") as handle:
+        return handle.read(4) == b"PK\x03\x04"
 
 
 def _release_dir(path: Path) -> Path:
@@ -80,7 +96,10 @@ def _unpacked(archive: Path, cache_dir: Path) -> Path:
         try:
             with zipfile.ZipFile(archive) as zf:
                 zf.extractall(staging)
-        except zipfile.BadZipFile as e:
-            raise SourceError(f"{archive} is not a readable zip file: download it again.") from e
+        except (zipfile.BadZipFile, zlib.error, EOFError) as e:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise SourceError(
+                f"{archive} is not a readable zip file ({e}): download it again."
+            ) from e
         staging.rename(target)
     return _release_dir(target)

@@ -23,6 +23,17 @@ class GraphQueryError(SemanticLayerError):
     """The database rejected a query."""
 
 
+class GraphTimeoutError(GraphQueryError):
+    """A query ran longer than the query time limit and was stopped."""
+
+
+def timeout_sentence(timeout_ms: int) -> str:
+    return (
+        f"The graph query took longer than {timeout_ms / 1000:g} s and was stopped: ask "
+        "something narrower, or raise MOVIEAGENT_QUERY_TIMEOUT_MS (milliseconds)."
+    )
+
+
 class ReadOnlySessionError(SemanticLayerError):
     """A write through a read-only session (a MovieLens demo user): nothing was changed."""
 

@@ -11,6 +11,33 @@ from typing import Literal
 from semantic_layer.errors import ConfigurationError
 
 Backend = Literal["falkordb", "neo4j"]
+DEFAULT_QUERY_TIMEOUT_MS = 20_000
+# The embedded graph's append-only file is fsynced before a write is acknowledged (`always`,
+# about 5 ms a Memory write, see benchmarks/write_durability.py), or once a second (`everysec`:
+# a crash of the server loses nothing, a crash of the machine at most the last second).
+FSYNC_MODES = ("always", "everysec")
+DEFAULT_FSYNC = "always"
+
+
+def _timeout_ms(env: Mapping[str, str]) -> int:
+    text = env.get("MOVIEAGENT_QUERY_TIMEOUT_MS") or str(DEFAULT_QUERY_TIMEOUT_MS)
+    if not text.isascii() or not text.isdigit() or not 0 < int(text) <= 86_400_000:
+        raise ConfigurationError(
+            f"MOVIEAGENT_QUERY_TIMEOUT_MS={text!r} is not a time limit: use milliseconds from 1 "
+            f"to 86400000 (default {DEFAULT_QUERY_TIMEOUT_MS})."
+        )
+    return int(text)
+
+
+def _fsync(env: Mapping[str, str]) -> str:
+    mode = env.get("MOVIEAGENT_FSYNC") or DEFAULT_FSYNC
+    if mode not in FSYNC_MODES:
+        raise ConfigurationError(
+            f"MOVIEAGENT_FSYNC={mode!r}: use always (default: every write is on disk before it "
+            "is acknowledged) or everysec (faster; a crash of the machine loses at most the last "
+            "second of writes)."
+        )
+    return mode
 
 
 def default_data_dir(env: Mapping[str, str]) -> Path:
@@ -30,6 +57,8 @@ class GraphSettings:
     neo4j_username: str = "neo4j"
     neo4j_password: str | None = None
     neo4j_database: str | None = None
+    query_timeout_ms: int = DEFAULT_QUERY_TIMEOUT_MS  # MOVIEAGENT_QUERY_TIMEOUT_MS
+    fsync: str = DEFAULT_FSYNC  # MOVIEAGENT_FSYNC: the embedded graph's append-only file
 
     @classmethod
     def from_env(
@@ -48,8 +77,10 @@ class GraphSettings:
                 f"MOVIEAGENT_GRAPH={graph_name!r} is not a valid graph name: "
                 "use letters, digits, '-' and '_'."
             )
+        timeout_ms = _timeout_ms(env)
         if uri is None:
-            return cls(backend="falkordb", data_dir=directory.expanduser(), graph_name=graph_name)
+            return cls(backend="falkordb", data_dir=directory.expanduser(), graph_name=graph_name,
+                       query_timeout_ms=timeout_ms, fsync=_fsync(env))  # fmt: skip
         if uri.split("://", 1)[0] not in {
             "neo4j",
             "neo4j+s",
@@ -76,6 +107,7 @@ class GraphSettings:
             neo4j_username=env.get("NEO4J_USERNAME") or "neo4j",
             neo4j_password=password,
             neo4j_database=env.get("NEO4J_DATABASE") or None,
+            query_timeout_ms=timeout_ms,
         )
 
     def describe(self) -> str:

@@ -101,13 +101,8 @@ def movie_graph(graph_settings: Any, ml_small: Path, enriched_csv: Path) -> Any:
 @pytest.fixture
 def writable_graph(movie_graph: Any, graph_settings: Any) -> Any:
     """A private copy of `movie_graph` (FalkorDB GRAPH.COPY) that a test may change."""
-    import dataclasses
     import uuid
 
-    from semantic_layer.graph.falkordb_graph import FalkorGraph
-
-    name = f"test_{uuid.uuid4().hex[:10]}"
-    movie_graph.client.execute_command("GRAPH.COPY", graph_settings.graph_name, name)
-    graph = FalkorGraph(dataclasses.replace(graph_settings, graph_name=name))
+    graph = movie_graph.copy_to(f"test_{uuid.uuid4().hex[:10]}")
     yield graph
     graph.delete_graph()

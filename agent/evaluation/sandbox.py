@@ -7,7 +7,6 @@ users (ids from `runner.EVAL_USER_BASE`) keep its questions apart.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import uuid
 from collections.abc import Iterator
@@ -27,8 +26,7 @@ def scratch_graph(graph: Graph) -> Iterator[Graph]:
         yield graph
         return
     name = f"eval_{uuid.uuid4().hex[:10]}"
-    graph.client.execute_command("GRAPH.COPY", graph.settings.graph_name, name)
-    copy = FalkorGraph(dataclasses.replace(graph.settings, graph_name=name))
+    copy = graph.copy_to(name)
     try:
         yield copy
     finally:

