@@ -11,7 +11,7 @@ from semantic_layer.resolve.choose import MAX_CANDIDATES, clear_winner, rank
 from semantic_layer.resolve.fulltext import search
 from semantic_layer.resolve.reader import Reader
 from semantic_layer.resolve.text import clean_input
-from semantic_layer.tools.result import Candidate
+from semantic_layer.resolve.candidate import Candidate
 
 How = Literal["exact", "normalized", "fuzzy"]
 _BARE_YEAR_MIN, _BARE_YEAR_MAX = 1870, 2100
