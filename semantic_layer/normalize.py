@@ -32,6 +32,7 @@ _TRAILING = re.compile(r",\s*(" + "|".join(_ARTICLES) + r")$")
 _LEADING = re.compile(r"^(" + "|".join(_ARTICLES) + r")\s+")
 _PUNCT = re.compile(r"[^\w\s]|_")
 _SPACES = re.compile(r"\s+")
+_POSSESSIVE = re.compile(r"(\w)['\u2019]s\b")  # "Pan's Labyrinth" and "Pans Labyrinth" agree
 _HALF = re.compile(r"\s*\b1\s*[/\u2044]\s*2\b")  # "8 1/2", "8½": "8 and a half"
 _UNITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
           "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
@@ -68,6 +69,7 @@ def title_words(text: str) -> str:
     value = _HALF.sub(" and a half", value)
     value = _TRAILING.sub("", value.strip())
     value = value.replace("&", " and ")
+    value = _POSSESSIVE.sub(r"\1s", value)
     value = _SPACES.sub(" ", _PUNCT.sub(" ", value)).strip()
     value = _LEADING.sub("", value)
     return value

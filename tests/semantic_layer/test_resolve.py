@@ -123,6 +123,9 @@ def test_query_syntax_in_titles_is_only_text(tools_graph: Any, typed: str) -> No
         ("Il Postino", 58, "The Postman"),
         ("Das Boot", 1233, "Das Boot"),
         ("The Boat", 1233, "Das Boot"),
+        ("Pans Labyrinth", 48394, "Pan's Labyrinth"),
+        ("El laberinto del fauno", 48394, "Pan's Labyrinth"),
+        ("Birdman", 112183, "Birdman: Or (The Unexpected Virtue of Ignorance)"),
     ],
 )
 def test_a_movie_is_found_by_any_of_its_names_without_a_fuzzy_step(
@@ -139,6 +142,7 @@ def test_a_movie_is_found_by_any_of_its_names_without_a_fuzzy_step(
         ("Ghost in the Shell", {(741, 1995), (168612, 2017)}),
         ("The Postman", {(58, 1994), (1726, 1997)}),
         ("Ocean's Eleven", {(4954, 1960), (4963, 2001)}),
+        ("Oceans 11", {(4954, 1960), (4963, 2001)}),
         ("The Professional", {(293, 1994), (5782, 1981)}),  # an alias meets a title
         ("Ring", {(2226, 1927), (5679, 2002), (6242, 1998)}),
     ],
