@@ -2,7 +2,7 @@
 
     python -m benchmarks.title_lookup                        # ml-latest-small + enriched
     python -m benchmarks.title_lookup --data-dir DIR [--graph NAME]  # a graph already imported
-    python -m benchmarks.title_lookup --min-ratings 10 --show 30 [--all] [--json]
+    python -m benchmarks.title_lookup --min-ratings 10 --show 30 [--all] [--json] [--check]
 
 Over every movie rated at least `--min-ratings` times whose MovieLens title carries other names
 (`Seven (a.k.a. Se7en) (1995)`, `Amelie (Fabuleux destin d'Amélie Poulain, Le) (2001)`), it
@@ -131,6 +131,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                         "with other names (a regression check for plain titles)")  # fmt: skip
     parser.add_argument("--show", type=int, default=20, help="misses listed (default 20)")
     parser.add_argument("--json", action="store_true", help="print JSON only")
+    parser.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
     args = parser.parse_args(argv)
 
     if args.data_dir or args.graph:
@@ -149,6 +150,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         print(json.dumps(result, indent=2, ensure_ascii=False))
     else:
         print_report(result, args.show)
+    if args.check and not result["ok"]:
+        sys.exit(1)
     return result
 
 
