@@ -24,8 +24,9 @@ from data_import.report import PhaseStats
 from data_import.tag_summary import TagCounts, count_tags, tag_rows
 
 STAGING_SUFFIX = "__import"
-MOVIE_PROPERTIES = ("movieId", "title", "year", "originalTitle", "titleNorm", "imdbId", "tmdbId",
-                    "imdbRating", "released", "ratingCount", "ratingAvg", "likeCount")  # fmt: skip
+MOVIE_PROPERTIES = ("movieId", "title", "year", "originalTitle", "titleNorm", "aliasText", "imdbId",
+                    "tmdbId", "imdbRating", "released", "ratingCount", "ratingAvg",
+                    "likeCount")  # fmt: skip
 
 
 @dataclass
@@ -87,9 +88,9 @@ class BulkWriter:
         r = self.release
         ratings = len(r.ratings) if r.ratings is not None else 0
         similar = len(r.derived.similar) if r.derived is not None else 0
-        genre_edges = sum(len(m["genres"]) for m in r.movies)
+        per_movie = sum(len(m["genres"]) + 2 * len(m["aliases"]) for m in r.movies)
         return (len(r.genres) + len(r.movies) + len(r.people) + len(r.acted) + len(r.directed)
-                + 2 * ratings + len(r.tags) + similar + genre_edges
+                + 2 * ratings + len(r.tags) + similar + per_movie
                 + len({name for name, _ in r.tag_counts}) + len(r.tag_counts))  # fmt: skip
 
     def build(self, stats: PhaseStats, app_tags: list[dict[str, Any]] | None = None) -> Any:
@@ -121,9 +122,15 @@ class BulkWriter:
         names = sorted({t["name"] for t in tags})
         tag_ids = dict(zip(names, loader.nodes("Tag", ["name"], ([n] for n in names)),
                            strict=True))  # fmt: skip
+        aliases = [(node_of_movie[m["movieId"]], a) for m in movies for a in m["aliases"]]
+        alias_nodes = loader.nodes("Alias", ["title", "titleNorm"],
+                                   ([a["title"], a["titleNorm"]] for _, a in aliases))  # fmt: skip
 
         loader.edges("IN_GENRE", [], (
             (node_of_movie[m["movieId"]], genre_ids[g], ()) for m in movies for g in m["genres"]
+        ))  # fmt: skip
+        loader.edges("ALIAS_OF", [], (
+            (alias, movie, ()) for alias, (movie, _) in zip(alias_nodes, aliases, strict=True)
         ))  # fmt: skip
         loader.edges("ACTED_IN", ["order"], (
             (person_ids[a["name"]], node_of_movie[a["movieId"]], (a["order"],)) for a in r.acted
@@ -170,7 +177,8 @@ class BulkWriter:
         tag_users = min(len(self.release.tag_users), created["User"])
         shares = {
             "movies": {"Movie": created["Movie"], "Genre": created["Genre"],
-                       "IN_GENRE": created["IN_GENRE"]},
+                       "IN_GENRE": created["IN_GENRE"], "Alias": created["Alias"],
+                       "ALIAS_OF": created["ALIAS_OF"]},
             "enrichment": {"Person": created["Person"], "ACTED_IN": created["ACTED_IN"],
                            "DIRECTED": created["DIRECTED"]},
             "ratings": {"User": created["User"] - tag_users, "RATED": created["RATED"]},

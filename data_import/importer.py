@@ -27,10 +27,11 @@ from data_import import app_users, neighbours, readers
 from data_import.bulk_writer import BulkWriter
 from data_import.errors import ImportDataError, SourceError
 from data_import.merge_writer import MergeWriter
+from data_import.people import merge_spellings
 from data_import.problems import Problems
 from data_import.rating_arrays import RatingArrays, keep_last_rating, read_ratings
 from data_import.report import ImportReport, PhaseStats
-from data_import.titles import display_title
+from data_import.titles import alias_rows, alias_text, split_title
 from semantic_layer.graph import Graph
 from semantic_layer.normalize import normalize_name, normalize_title
 
@@ -202,7 +203,7 @@ class MovieLensImporter:
         with self._phase("movies", readers.count_lines(release / "movies.csv")) as stats:
             first_line: dict[int, int] = {}
             for line, row in self._read(release / "movies.csv", readers.MOVIES, stats):
-                title, year = display_title(row["raw_title"])
+                split = split_title(row["raw_title"])
                 if row["movieId"] in self.movie_ids:  # counted as skipped by `_read`
                     self.problems.add("movies.csv", line, f"movieId {row['movieId']} appears "
                                       f"again (first on line {first_line[row['movieId']]}); "
@@ -212,9 +213,10 @@ class MovieLensImporter:
                 self.movie_ids.add(row["movieId"])
                 imdb_id, tmdb_id = links.get(row["movieId"], (None, None))
                 rows.append({
-                    "movieId": row["movieId"], "title": title, "year": year,
-                    "originalTitle": row["raw_title"], "titleNorm": normalize_title(title),
+                    "movieId": row["movieId"], "title": split.title, "year": split.year,
+                    "originalTitle": row["raw_title"], "titleNorm": normalize_title(split.title),
                     "imdbId": imdb_id, "tmdbId": tmdb_id, "genres": row["genres"],
+                    "aliases": alias_rows(split), "aliasText": alias_text(split),
                 })  # fmt: skip
                 genres.update(row["genres"])
             self.writer.movies(rows, sorted(genres), stats)
@@ -255,6 +257,7 @@ class MovieLensImporter:
                     f"is not in the release (first: {shown}); they were skipped"
                 )
             self.report.unmatched_enrichment = unknown
+            acted, directed = merge_spellings(acted, directed)
             names = sorted({name for name, _ in acted} | {name for name, _ in directed})
             self.writer.enrichment(
                 list({d["movieId"]: d for d in details}.values()),

@@ -31,6 +31,12 @@ class MergeWriter:
         stats.wrote("Movie", self._write("import/movies", rows))
         self._write("import/movie_genres", rows)
         stats.wrote("IN_GENRE", sum(len(set(r["genres"])) for r in rows))
+        self._write("import/aliases_prune", [
+            {"movieId": r["movieId"], "keep": [a["titleNorm"] for a in r["aliases"]]} for r in rows
+        ])  # fmt: skip
+        aliases = [{"movieId": r["movieId"], **a} for r in rows for a in r["aliases"]]
+        stats.wrote("Alias", self._write("import/aliases", aliases))
+        stats.wrote("ALIAS_OF", len(aliases))
 
     def enrichment(
         self,

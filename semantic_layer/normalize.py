@@ -1,6 +1,8 @@
 """Normalized keys for matching what people type against stored titles and names.
 
-"matrix", "The Matrix (1999)" and "Matrix, The" all normalize to "matrix".
+"matrix", "The Matrix (1999)" and "Matrix, The" all normalize to "matrix"; accents, "&"/"and"
+and small numbers written as digits, words or Roman numerals agree too ("12 Monkeys" and
+"Twelve Monkeys" are "twelve monkeys", "Rocky II" and "Rocky 2" are "rocky two").
 """
 
 from __future__ import annotations
@@ -8,6 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+ALIAS_SEPARATOR = " | "  # between a movie's aliases in Movie.aliasText (its full-text field)
 _YEAR = re.compile(r"\s*\(\s*\d{4}\s*\)\s*$")
 _ARTICLES = (
     "the",
@@ -29,6 +32,18 @@ _TRAILING = re.compile(r",\s*(" + "|".join(_ARTICLES) + r")$")
 _LEADING = re.compile(r"^(" + "|".join(_ARTICLES) + r")\s+")
 _PUNCT = re.compile(r"[^\w\s]|_")
 _SPACES = re.compile(r"\s+")
+_POSSESSIVE = re.compile(r"(\w)['\u2019]s\b")  # "Pan's Labyrinth" and "Pans Labyrinth" agree
+_HALF = re.compile(r"\s*\b1\s*[/\u2044]\s*2\b")  # "8 1/2", "8½": "8 and a half"
+_UNITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+          "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+          "eighteen", "nineteen", "twenty"]  # fmt: skip
+_TENS = {"30": "thirty", "40": "forty", "50": "fifty", "60": "sixty", "70": "seventy",
+         "80": "eighty", "90": "ninety"}  # fmt: skip
+# Roman numerals of sequels; "i", "v", "x" and "xi" are left alone (a pronoun, "V for
+# Vendetta", "Malcolm X", a Chinese name).
+_ROMAN = {"ii": "two", "iii": "three", "iv": "four", "vi": "six", "vii": "seven",
+          "viii": "eight", "ix": "nine"}  # fmt: skip
+NUMBER_WORDS = {str(n): word for n, word in enumerate(_UNITS)} | _TENS | _ROMAN
 
 
 def fold(text: str) -> str:
@@ -38,19 +53,42 @@ def fold(text: str) -> str:
 
 
 def normalize_title(text: str) -> str:
-    """The matching key of a movie title: no year, no leading/trailing article, no punctuation."""
-    value = fold(text).strip()
+    """The matching key of a movie title: `title_words`, with small numbers as words."""
+    return numbers_as_words(title_words(text))
+
+
+def numbers_as_words(words: str) -> str:
+    """`title_words` output with digits and Roman numerals of small numbers spelled out."""
+    return " ".join(NUMBER_WORDS.get(word, word) for word in words.split())
+
+
+def title_words(text: str) -> str:
+    """A title's words as typed: no year, no leading/trailing article, no punctuation."""
+    value = fold(text.replace("\u00bd", " 1/2")).strip()
     value = _YEAR.sub("", value)
+    value = _HALF.sub(" and a half", value)
     value = _TRAILING.sub("", value.strip())
     value = value.replace("&", " and ")
+    value = _POSSESSIVE.sub(r"\1s", value)
     value = _SPACES.sub(" ", _PUNCT.sub(" ", value)).strip()
     value = _LEADING.sub("", value)
     return value
 
 
 def normalize_name(text: str) -> str:
-    """The matching key of a person's name: case, accents and punctuation folded."""
-    return _SPACES.sub(" ", _PUNCT.sub(" ", fold(text))).strip()
+    """The matching key of a person's name: case, accents, punctuation and spaces folded, and
+    initials written together ("J. F. Lawton", "J.F. Lawton" and "JF Lawton" agree)."""
+    joined: list[str] = []
+    initials = ""
+    for word in _PUNCT.sub(" ", fold(text)).split():
+        if len(word) == 1 and word.isalpha():
+            initials += word
+            continue
+        if initials:
+            joined.append(initials)
+            initials = ""
+        joined.append(word)
+    return " ".join([*joined, initials] if initials else joined)
 
 
 def extract_year(text: str) -> int | None:

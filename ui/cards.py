@@ -57,7 +57,8 @@ def _movie(data: Any) -> None:
     with st.container(border=True):
         st.markdown(f"### {md(f.label(data))}")
         _genres_and_rating(data)
-        for title, keys in (("Directed by", f.DIRECTORS), ("Cast", f.CAST), ("Tags", f.TAGS)):
+        for title, keys in (("Also known as", f.AKA), ("Directed by", f.DIRECTORS),
+                            ("Cast", f.CAST), ("Tags", f.TAGS)):  # fmt: skip
             values = f.names(f.get(data, keys))
             if values:
                 st.markdown(f"**{title}:** {', '.join(map(md, values))}")

@@ -6,6 +6,7 @@ from typing import Any
 
 TITLE = ("title", "movie", "name")
 YEAR = ("year",)
+AKA = ("alsoKnownAs", "aliases")
 GENRES = ("genres", "genre")
 RATING = ("ratingAvg", "avgRating", "averageRating", "avg_rating", "mlRating", "rating", "score")
 IMDB = ("imdbRating", "imdb_rating")

@@ -5,11 +5,13 @@ Several fits raise `AmbiguousEntityError` with the candidates (and years); nothi
 silently.
 """
 
+from semantic_layer.resolve.candidate import Candidate
 from semantic_layer.resolve.movies import MovieRef, movie_candidate, resolve_movie
 from semantic_layer.resolve.people import PersonRef, person_candidate, resolve_person
 from semantic_layer.resolve.text import clean_input
 
 __all__ = [
+    "Candidate",
     "MovieRef",
     "PersonRef",
     "clean_input",

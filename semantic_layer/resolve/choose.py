@@ -1,4 +1,11 @@
-"""Deciding on full-text hits: one clear winner is taken (and said so), otherwise the user picks."""
+"""Deciding on full-text hits: one clear winner is taken (and said so), otherwise the user picks.
+
+A hit is compared by the best of its names (a movie's title and its aliases). It is taken
+without asking only when it is clearly the one: very alike to what was typed, well ahead of the
+runner-up, and what was typed is long enough that one letter off is a typo rather than another
+word ("Seven" is not "Seve": five letters ask back); or it is the only hit and holds every word
+typed, short words exactly ("Shawshank", "Nolan").
+"""
 
 from __future__ import annotations
 
@@ -8,8 +15,9 @@ from typing import Any
 
 from semantic_layer.resolve.text import covers, similarity
 
-CLEAR = 0.8  # a hit this alike to what was typed ('forest gump' ~ 'forrest gump': 0.96) ...
+CLEAR = 0.85  # a hit this alike to what was typed ('forest gump' ~ 'forrest gump': 0.96) ...
 MARGIN = 0.1  # ... and this much more alike than the runner-up is taken without asking
+MIN_LENGTH = 6  # letters typed, at least, for a fuzzy hit to be taken without asking
 MAX_CANDIDATES = 6
 FLOOR = 0.4  # hits less alike than this are noise ("foo OR 1=1" shares a digit with "8 1/2")
 
@@ -20,9 +28,15 @@ class Scored:
     score: float
 
 
+def names(row: dict[str, Any], key: str) -> list[str]:
+    """The normalized names of a hit under `key`: one string, or a list of them."""
+    value = row[key]
+    return [n or "" for n in value] if isinstance(value, list) else [value or ""]
+
+
 def rank(query: str, rows: Sequence[dict[str, Any]], key: str) -> list[Scored]:
-    """Hits ordered by how alike their normalized `key` is to `query`, then popularity order."""
-    scored = [Scored(row, similarity(query, row[key] or "")) for row in rows]
+    """Hits ordered by how alike their closest name is to `query`, then popularity order."""
+    scored = [Scored(row, max(similarity(query, n) for n in names(row, key))) for row in rows]
     return sorted((s for s in scored if s.score >= FLOOR), key=lambda s: -s.score)
 
 
@@ -31,8 +45,9 @@ def clear_winner(query: str, ranked: list[Scored], key: str) -> Scored | None:
         return None
     best = ranked[0]
     runner_up = ranked[1].score if len(ranked) > 1 else 0.0
-    if best.score >= CLEAR and best.score - runner_up >= MARGIN:
+    long_enough = len(query.replace(" ", "")) >= MIN_LENGTH
+    if long_enough and best.score >= CLEAR and best.score - runner_up >= MARGIN:
         return best
-    if len(ranked) == 1 and covers(query, best.row[key] or ""):
-        return best
+    if len(ranked) == 1 and any(covers(query, n, MIN_LENGTH) for n in names(best.row, key)):
+        return best  # the only hit, holding every word typed ("Shawshank", "Nolan")
     return None

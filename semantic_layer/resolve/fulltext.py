@@ -1,7 +1,7 @@
 """Full-text queries for misspellings, built only from words: user text is never query syntax.
 
 FalkorDB's index speaks RediSearch (fuzzy `%word%`, `|` for or); Neo4j's speaks Lucene
-(fuzzy `word~`, or by default). Words come from `normalize_title`/`normalize_name`, which keep
+(fuzzy `word~`, or by default). Words come from `title_words`/`normalize_name`, which keep
 letters and digits only, so no operator, quote or bracket can reach the index.
 """
 

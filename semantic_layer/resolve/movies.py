@@ -1,4 +1,12 @@
-"""Finding the one movie a user means: exact title, normalized title (and year), then fuzzy."""
+"""Finding the one movie a user means: by any of its names, exact or normalized, then fuzzy.
+
+A movie is found by its title or by any alias (a.k.a. names, original-language titles):
+"Seven", "Se7en", "Amélie", "Amelie", "Le Fabuleux destin d'Amélie Poulain" and "Leon" each
+find their movie before any fuzzy step. When several movies share the name ("Ghost in the
+Shell" 1995 and 2017), the user is asked with years, unless exactly one of them is called
+exactly what was typed, by its title ("Ocean's Eleven" is the 2001 film, "Ocean's 11" the 1960
+one); an alias alone never wins over another movie ("Ring" asks: Ringu, The Ring).
+"""
 
 from __future__ import annotations
 
@@ -6,12 +14,19 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from semantic_layer.errors import AmbiguousEntityError, EntityNotFoundError
-from semantic_layer.normalize import extract_year, fold, normalize_title
+from semantic_layer.normalize import (
+    ALIAS_SEPARATOR,
+    extract_year,
+    fold,
+    normalize_title,
+    numbers_as_words,
+    title_words,
+)
+from semantic_layer.resolve.candidate import Candidate
 from semantic_layer.resolve.choose import MAX_CANDIDATES, clear_winner, rank
 from semantic_layer.resolve.fulltext import search
 from semantic_layer.resolve.reader import Reader
 from semantic_layer.resolve.text import clean_input
-from semantic_layer.tools.result import Candidate
 
 How = Literal["exact", "normalized", "fuzzy"]
 _BARE_YEAR_MIN, _BARE_YEAR_MAX = 1870, 2100
@@ -42,21 +57,42 @@ def resolve_movie(graph: Reader, text: str | None) -> MovieRef:
     `EntityNotFoundError`, or `InvalidInputError` for empty or unusable input."""
     typed = clean_input(text, "movie title")
     year = extract_year(typed)
-    norm = normalize_title(typed)
+    words = title_words(typed)
+    norm = numbers_as_words(words)
+    rows: list[dict[str, Any]] = []
     if year is None:  # "Heat 1995": a bare trailing year, if the title itself does not match
         head, _, tail = typed.rpartition(" ")
         bare_year = tail.isdigit() and _BARE_YEAR_MIN <= int(tail) <= _BARE_YEAR_MAX and head
-        if bare_year and not graph.read("resolve/movie_by_norm", {"titleNorm": norm}):
-            year, norm = int(tail), normalize_title(head)
+        if bare_year and not (rows := _named(graph, norm)):
+            words = title_words(head)
+            year, norm = int(tail), numbers_as_words(words)
     if not norm:
-        norm = fold(typed).strip()
-    rows = graph.read("resolve/movie_by_norm", {"titleNorm": norm})
+        norm = words = fold(typed).strip()
+    rows = rows or _named(graph, norm)
     if rows:
-        return _among_same_title(typed, year, rows)
-    return _fuzzy(graph, typed, norm, year)
+        return _among_same_name(typed, year, rows)
+    return _fuzzy(graph, typed, norm, words, year)
 
 
-def _among_same_title(typed: str, year: int | None, rows: list[dict[str, Any]]) -> MovieRef:
+def _named(graph: Reader, norm: str) -> list[dict[str, Any]]:
+    """Movies with a title or alias whose key is `norm`, each once, oldest first."""
+    rows = _by_movie(graph.read("resolve/movie_by_norm", {"titleNorm": norm}))
+    return sorted(rows, key=lambda r: (r["year"] or 0, r["movieId"]))
+
+
+def _by_movie(hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per movie, in first-hit order, with every name it was found by (`names`, and
+    their keys in `keys`)."""
+    rows: dict[int, dict[str, Any]] = {}
+    for hit in hits:
+        row = rows.setdefault(hit["movieId"], {**hit, "names": [], "keys": []})
+        if hit["name"] not in row["names"]:
+            row["names"].append(hit["name"])
+            row["keys"].append(hit["nameNorm"] or "")
+    return list(rows.values())
+
+
+def _among_same_name(typed: str, year: int | None, rows: list[dict[str, Any]]) -> MovieRef:
     if year is not None:
         dated = [r for r in rows if r["year"] == year]
         if not dated:
@@ -68,24 +104,24 @@ def _among_same_title(typed: str, year: int | None, rows: list[dict[str, Any]]) 
             )
         rows = dated
     if len(rows) == 1:
-        return _ref(rows[0], _how(typed, rows[0]))
-    exact = [r for r in rows if _how(typed, r) == "exact"]
-    if len(exact) == 1:
-        return _ref(exact[0], "exact")
+        return _ref(rows[0], "exact" if _called(typed, rows[0]) else "normalized")
+    by_title = [r for r in rows if _called(typed, r, aliases=False)]
+    if len(by_title) == 1 and not any(_called(typed, r) for r in rows if r is not by_title[0]):
+        return _ref(by_title[0], "exact")
     raise AmbiguousEntityError(
-        f"{len(rows)} movies are called {rows[0]['title']!r}: "
+        f"{len(rows)} movies are called {typed!r}: "
         + ", ".join(movie_candidate(r).label for r in rows)
         + ". Which one do you mean?",
         [movie_candidate(r) for r in rows],
     )
 
 
-def _fuzzy(graph: Reader, typed: str, norm: str, year: int | None) -> MovieRef:
-    rows = search(graph, "resolve/movie_fulltext", norm)
+def _fuzzy(graph: Reader, typed: str, norm: str, words: str, year: int | None) -> MovieRef:
+    rows = [_with_aliases(r) for r in search(graph, "resolve/movie_fulltext", words)]
     if year is not None and any(r["year"] == year for r in rows):
         rows = [r for r in rows if r["year"] == year]
-    ranked = rank(norm, rows, "titleNorm")
-    winner = clear_winner(norm, ranked, "titleNorm")
+    ranked = rank(norm, rows, "keys")
+    winner = clear_winner(norm, ranked, "keys")
     if winner is not None:
         return _ref(winner.row, "fuzzy")
     if not ranked:
@@ -102,11 +138,19 @@ def _fuzzy(graph: Reader, typed: str, norm: str, year: int | None) -> MovieRef:
     )
 
 
-def _how(typed: str, row: dict[str, Any]) -> How:
-    title = fold(row["title"])
+def _with_aliases(row: dict[str, Any]) -> dict[str, Any]:
+    """A full-text hit with its names and their keys (title first, then aliases)."""
+    aliases = row["aliasText"].split(ALIAS_SEPARATOR) if row.get("aliasText") else []
+    keys = [row["titleNorm"] or "", *map(normalize_title, aliases)]
+    return {**row, "names": [row["title"], *aliases], "keys": keys}
+
+
+def _called(typed: str, row: dict[str, Any], *, aliases: bool = True) -> bool:
+    """Whether `typed` is the row's title, or one of the names it was found by, as written
+    (case and accents aside)."""
     bare = fold(typed).strip()
-    with_year = f"{title} ({row['year']})"
-    return "exact" if bare in (title, with_year) else "normalized"
+    names = [row["title"], *row["names"]] if aliases else [row["title"]]
+    return any(bare in (fold(n), f"{fold(n)} ({row['year']})") for n in names)
 
 
 def _ref(row: dict[str, Any], how: How) -> MovieRef:

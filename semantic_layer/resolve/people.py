@@ -7,11 +7,11 @@ from typing import Any, Literal
 
 from semantic_layer.errors import AmbiguousEntityError, EntityNotFoundError
 from semantic_layer.normalize import normalize_name
+from semantic_layer.resolve.candidate import Candidate
 from semantic_layer.resolve.choose import MAX_CANDIDATES, clear_winner, rank
 from semantic_layer.resolve.fulltext import search
 from semantic_layer.resolve.reader import Reader
 from semantic_layer.resolve.text import clean_input
-from semantic_layer.tools.result import Candidate
 
 How = Literal["exact", "normalized", "fuzzy"]
 

@@ -32,7 +32,13 @@ def similarity(a: str, b: str) -> float:
     return SequenceMatcher(None, a, b).ratio()
 
 
-def covers(query: str, candidate: str) -> bool:
-    """Every word of `query` appears (nearly) in `candidate`: 'tarantino' in 'quentin tarantino'."""
+def covers(query: str, candidate: str, exact_below: int = 0) -> bool:
+    """Every word of `query` appears (nearly) in `candidate`: 'tarantino' in 'quentin tarantino'.
+
+    A word shorter than `exact_below` letters must appear as it is ('nolan' in 'christopher
+    nolan', but 'seven' not in 'seve')."""
     words = candidate.split()
-    return all(any(similarity(q, w) >= 0.8 for w in words) for q in query.split())
+    return all(
+        any(q == w if len(q) < exact_below else similarity(q, w) >= 0.8 for w in words)
+        for q in query.split()
+    )

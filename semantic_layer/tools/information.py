@@ -30,7 +30,7 @@ class InformationInput(BaseModel):
 class Information(GraphTool):
     name: str = "information"
     description: str = (
-        "Facts from the graph. For a movie: year, genres, directors, main cast, IMDb rating, "
+        "Facts from the graph. For a movie: year, other titles, genres, directors, main cast, IMDb rating, "
         "MovieLens average rating and number of ratings, most frequent tags, and the user's "
         "own rating. For a person: their films as actor and as director."
     )
@@ -53,6 +53,7 @@ class Information(GraphTool):
             "movieId": row["movieId"],
             "title": row["title"],
             "year": row["year"],
+            "alsoKnownAs": sorted(row["aliases"]),
             "released": row["released"],
             "genres": sorted(row["genres"]),
             "directors": sorted(row["directors"]),

@@ -7,6 +7,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from semantic_layer.resolve.candidate import Candidate
+
+__all__ = ["Candidate", "QueryTrace", "ResultKind", "ToolResult"]
+
 ResultKind = Literal[
     "recommendations", "movie", "person", "rating", "ratings", "candidates", "rows", "text", "error"
 ]
@@ -21,16 +25,6 @@ class QueryTrace(BaseModel):
     rows: int = 0
     ms: float = 0.0
     mode: Literal["read", "write"] = "read"
-
-
-class Candidate(BaseModel):
-    """A movie or person that might be what the user meant."""
-
-    label: str
-    title: str | None = None
-    name: str | None = None
-    year: int | None = None
-    movie_id: int | None = None
 
 
 class ToolResult(BaseModel):

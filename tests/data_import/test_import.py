@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import shutil
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ import pytest
 
 from data_import.errors import HeaderError, SourceError
 from data_import.importer import ImportOptions, import_release
+from data_import.titles import alias_rows, split_title
 from semantic_layer.graph_stats import graph_stats
 
 QUIET = ImportOptions(show_progress=False)
@@ -32,7 +34,8 @@ def expected_counts(release: Path, enriched: Path) -> dict[str, dict[str, int]]:
     matching = [r for r in _rows(enriched) if r["movieId"] in ids]
 
     def names(value: str) -> set[str]:
-        return {n.strip() for n in value.split("|") if n.strip()}
+        """One key per person: 'J. F. Lawton' and 'J.F. Lawton' are one director."""
+        return {_person_key(n) for n in value.split("|") if n.strip()}
 
     acted = sum(len(names(r["actors"])) for r in matching)
     directed = sum(len(names(r["director"])) for r in matching)
@@ -57,16 +60,22 @@ def expected_counts(release: Path, enriched: Path) -> dict[str, dict[str, int]]:
     }
 
 
+def _person_key(name: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", name.casefold()) if c.isalnum())
+
+
 def test_import_gives_exactly_the_counts_the_files_imply(
     movie_graph: Any, ml_small: Path, enriched_csv: Path
 ) -> None:
     expected = expected_counts(ml_small, enriched_csv)
     assert expected["nodes"]["Movie"] == 9742 and expected["nodes"]["User"] == 610
     assert expected["relationships"]["RATED"] == 100836 and expected["nodes"]["Genre"] == 19
-    assert expected["nodes"]["Person"] == 14520
+    assert expected["nodes"]["Person"] == 14517  # 14,520 spellings, three people twice
     assert expected["nodes"]["Tag"] == 1475
     actual = graph_stats(movie_graph)
     assert actual["relationships"].pop("SIMILAR") > 0  # derived data: see test_neighbours.py
+    aliases = sum(len(alias_rows(split_title(m["title"]))) for m in _rows(ml_small / "movies.csv"))
+    assert actual["nodes"].pop("Alias") == actual["relationships"].pop("ALIAS_OF") == aliases
     assert actual == expected
 
 
@@ -149,3 +158,18 @@ def test_missing_ratings_file_stops_with_a_sentence(tmp_path: Path, writable_gra
     shutil.copy(Path(__file__).parent / "movies_sample.csv", tmp_path / "movies.csv")
     with pytest.raises(SourceError, match=r"ratings\.csv"):
         import_release(writable_graph, tmp_path, None, QUIET)
+
+
+def test_both_write_paths_store_the_same_aliases_and_drop_stale_ones(
+    movie_graph: Any, writable_graph: Any, ml_small: Path, enriched_csv: Path
+) -> None:
+    """`movie_graph` was built by GRAPH.BULK; MERGE over a copy keeps the same aliases and
+    deletes one its title no longer gives."""
+    bulk = writable_graph.read("test/aliases")
+    assert {"movieId": 47, "title": "Se7en", "titleNorm": "se7en"} in bulk
+    stale = {"movieId": 47, "title": "Old Name", "titleNorm": "old name"}
+    writable_graph.write("import/aliases", {"rows": [stale]})
+    options = ImportOptions(show_progress=False, bulk=False)
+    report = import_release(writable_graph, ml_small, enriched_csv, options)
+    assert writable_graph.read("test/aliases") == bulk == movie_graph.read("test/aliases")
+    assert {p.name: p.details for p in report.phases}["movies"]["Alias"] == len(bulk)

@@ -123,7 +123,9 @@ def test_bulk_summary_credits_each_phase_with_what_the_build_wrote(
     phases = {p.name: p for p in report.phases}
     stats = graph_stats(writable_graph)
     assert phases["movies"].details == {"Movie": 9742, "Genre": 19,
-                                        "IN_GENRE": stats["relationships"]["IN_GENRE"]}  # fmt: skip
+                                        "IN_GENRE": stats["relationships"]["IN_GENRE"],
+                                        "Alias": stats["nodes"]["Alias"],
+                                        "ALIAS_OF": stats["relationships"]["ALIAS_OF"]}  # fmt: skip
     assert phases["enrichment"].details["Person"] == stats["nodes"]["Person"]
     assert phases["ratings"].details == {"User": 610, "RATED": 100_836}
     assert phases["tags"].details["TAGGED"] == 3683

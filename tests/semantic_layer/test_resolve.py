@@ -99,3 +99,99 @@ def test_query_syntax_in_titles_is_only_text(tools_graph: Any, typed: str) -> No
         resolve_movie(tools_graph, typed)
     except (AmbiguousEntityError, EntityNotFoundError, InvalidInputError) as e:
         assert str(e)
+
+
+# -- every name a movie is known by (issue 12) -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("typed", "movie_id", "title"),
+    [
+        ("Seven", 47, "Seven"),
+        ("Se7en", 47, "Seven"),
+        ("Amelie", 4973, "Amélie"),
+        ("Amélie", 4973, "Amélie"),
+        ("Le Fabuleux destin d'Amélie Poulain", 4973, "Amélie"),
+        ("fabuleux destin d'amelie poulain", 4973, "Amélie"),
+        ("Leon", 293, "Léon: The Professional"),
+        ("Léon", 293, "Léon: The Professional"),
+        ("Leon: The Professional", 293, "Léon: The Professional"),
+        ("Dumb & Dumber", 231, "Dumb & Dumber"),
+        ("Dumb and Dumber", 231, "Dumb & Dumber"),
+        ("Twelve Monkeys", 32, "Twelve Monkeys"),
+        ("12 Monkeys", 32, "Twelve Monkeys"),
+        ("Il Postino", 58, "The Postman"),
+        ("Das Boot", 1233, "Das Boot"),
+        ("The Boat", 1233, "Das Boot"),
+        ("Pans Labyrinth", 48394, "Pan's Labyrinth"),
+        ("El laberinto del fauno", 48394, "Pan's Labyrinth"),
+        ("Birdman", 112183, "Birdman: Or (The Unexpected Virtue of Ignorance)"),
+    ],
+)
+def test_a_movie_is_found_by_any_of_its_names_without_a_fuzzy_step(
+    tools_graph: Any, typed: str, movie_id: int, title: str
+) -> None:
+    movie = resolve_movie(tools_graph, typed)
+    assert (movie.movie_id, movie.title) == (movie_id, title)
+    assert movie.how in ("exact", "normalized")
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [
+        ("Ghost in the Shell", {(741, 1995), (168612, 2017)}),
+        ("The Postman", {(58, 1994), (1726, 1997)}),
+        ("Ocean's Eleven", {(4954, 1960), (4963, 2001)}),
+        ("Oceans 11", {(4954, 1960), (4963, 2001)}),
+        ("The Professional", {(293, 1994), (5782, 1981)}),  # an alias meets a title
+        ("Ring", {(2226, 1927), (5679, 2002), (6242, 1998)}),
+    ],
+)
+def test_movies_sharing_a_name_are_asked_about_with_years(
+    tools_graph: Any, typed: str, expected: set[tuple[int, int]]
+) -> None:
+    with pytest.raises(AmbiguousEntityError) as caught:
+        resolve_movie(tools_graph, typed)
+    assert {(c.movie_id, c.year) for c in caught.value.candidates} == expected
+    assert all(str(year) in str(caught.value) for _, year in expected)
+
+
+def test_a_year_picks_one_of_the_movies_sharing_a_name(tools_graph: Any) -> None:
+    assert resolve_movie(tools_graph, "Ghost in the Shell (2017)").movie_id == 168612
+    assert resolve_movie(tools_graph, "The Postman 1994").title == "The Postman"
+
+
+def test_a_short_name_one_letter_off_is_asked_about_not_taken(tools_graph: Any) -> None:
+    """'Seve' (2014) is a movie too; a five-letter near miss is never taken silently."""
+    assert resolve_movie(tools_graph, "Seven").movie_id == 47
+    with pytest.raises((AmbiguousEntityError, EntityNotFoundError)):
+        resolve_movie(tools_graph, "Sevem")
+
+
+def test_information_shows_the_display_title_and_the_other_names(tools: dict[str, Any]) -> None:
+    result = tools["information"].invoke({"entity": "Amelie"})
+    assert result.ok, result.message
+    assert result.data["title"] == "Amélie" and result.data["year"] == 2001
+    assert result.data["alsoKnownAs"] == ["Le Fabuleux destin d'Amélie Poulain"]
+
+
+@pytest.mark.parametrize(
+    ("typed", "name"),
+    [
+        ("J.F. Lawton", "J. F. Lawton"),
+        ("J. F. Lawton", "J. F. Lawton"),
+        ("JF Lawton", "J. F. Lawton"),
+        ("  Peter   Farrelly ", "Peter Farrelly"),
+        ("Rene Clement", "René Clément"),
+    ],
+)
+def test_people_are_found_through_spelling_variants(
+    tools_graph: Any, typed: str, name: str
+) -> None:
+    assert resolve_person(tools_graph, typed).name == name
+
+
+def test_a_person_spelled_two_ways_in_the_enriched_list_is_one_person(tools_graph: Any) -> None:
+    movie = resolve_movie(tools_graph, "The Hunted (1995)")
+    row = tools_graph.read("info/movie", {"movieId": movie.movie_id, "userId": 0})[0]
+    assert row["directors"] == ["J. F. Lawton"]  # the first spelling met in the list

@@ -1,1 +1,1 @@
-CREATE FULLTEXT INDEX movie_title IF NOT EXISTS FOR (n:Movie) ON EACH [n.title]
+CREATE FULLTEXT INDEX movie_titles IF NOT EXISTS FOR (n:Movie) ON EACH [n.title, n.aliasText]

@@ -1,0 +1,1 @@
+CREATE INDEX FOR (n:Alias) ON (n.titleNorm)
