@@ -8,9 +8,9 @@ OPTIONAL MATCH (u)-[old:RATED]->(m)
 WITH u, m, old.rating AS previous
 MERGE (u)-[r:RATED]->(m)
 SET r.rating = $rating, r.timestamp = $timestamp
-WITH m, r, previous, coalesce(m.ratingCount, 0) AS count, coalesce(m.ratingAvg, 0.0) AS avg
-WITH m, r, previous, count + CASE WHEN previous IS NULL THEN 1 ELSE 0 END AS newCount,
-     avg * count - coalesce(previous, 0.0) + $rating AS newTotal
+WITH m, r, previous, coalesce(m.ratingCount, 0) AS before, coalesce(m.ratingAvg, 0.0) AS avg
+WITH m, r, previous, before + CASE WHEN previous IS NULL THEN 1 ELSE 0 END AS newCount,
+     avg * before - coalesce(previous, 0.0) + $rating AS newTotal
 SET m.ratingCount = newCount,
     m.ratingAvg = newTotal / newCount,
     m.likeCount = coalesce(m.likeCount, 0) + CASE WHEN $rating >= 4.0 THEN 1 ELSE 0 END
