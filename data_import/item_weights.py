@@ -73,9 +73,13 @@ def _gram(weighted: sparse.csr_matrix, block_cells: int) -> np.ndarray:
 
 
 def cosine(support: np.ndarray, likes_source: np.ndarray, likes_target: np.ndarray) -> np.ndarray:
-    """Cosine of like vectors from co-like counts, shrunk towards 0 for movies with few likes."""
-    norm = np.sqrt(likes_source.astype(np.float64)[:, None] * likes_target[None, :])
-    return support / (norm + SHRINK)
+    """Cosine of like vectors from co-like counts, shrunk towards 0 for movies with few likes
+    (float32: the import computes one per pair of liked movies)."""
+    root = np.sqrt(likes_target.astype(np.float32))
+    weight = np.multiply.outer(np.sqrt(likes_source.astype(np.float32)), root)
+    weight += np.float32(SHRINK)
+    np.divide(support, weight, out=weight)
+    return weight
 
 
 def damping(likes: np.ndarray, power: float = DAMPING) -> np.ndarray:

@@ -205,7 +205,7 @@ def _neighbours(
         is_head = rows >= 0
         if is_head.any():
             strongest[1] += np.abs(weight[is_head]).max(axis=1).sum()
-            ease_rows = np.zeros((int(is_head.sum()), n))
+            ease_rows = np.zeros((int(is_head.sum()), n), np.float32)
             ease_rows[:, head] = b[rows[is_head]]
             weight[is_head] = ease_rows
             strongest[0] += np.abs(ease_rows).max(axis=1).sum()
@@ -247,7 +247,7 @@ def _top(
     keep = _position(row, rows) < top_k
     row, target = row[keep], target[keep]
     # ... ranked by signed weight
-    value = weight[row, target]
+    value = weight[row, target].astype(np.float64)
     order = np.lexsort((-preference[target], -value, row))
     row, target, value = row[order], target[order], value[order]
     rank = _position(row, rows) + 1
