@@ -15,8 +15,9 @@ size of the EASE weights (see `neighbours.derive`).
 Popularity damping: the `score` that personal recommendations add up is the weight divided by
 `likes_j ** DAMPING`, so that the most liked movies do not fill every list; which neighbours a
 movie keeps, and their order by movie, follow the undamped weight. LAMBDA = 400 with DAMPING =
-0.25 measured best with `python -m benchmarks.rec_quality` (lambda 100 to 600, damping 0 to
-0.5, 50 or 100 neighbours, 50 to 200 seeds).
+0.3 and 75 neighbours per movie measured best for the time a personal query may take (`python
+-m benchmarks.rec_quality`; lambda 100 to 600, damping 0 to 0.5, 50 to 100 neighbours, 50 to
+200 seeds: more seeds and neighbours gain a little and cost query time in proportion).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from scipy.linalg import lapack
 LAMBDA = 400.0
 EASE_MAX_ITEMS = 8_000
 SHRINK = 10.0
-DAMPING = 0.25
+DAMPING = 0.3
 
 
 def like_weights(rating: np.ndarray) -> np.ndarray:

@@ -37,7 +37,7 @@ from data_import import item_weights
 from data_import.rating_arrays import RatingArrays
 
 LIKE = 4.0
-TOP_K = 100
+TOP_K = 75
 MAX_LIKES_PER_USER = 2_000
 BLOCK_CELLS = 1 << 23  # support values held at once per block (32 MiB as int32)
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from data_import.importer import ImportOptions, import_release
-from data_import.neighbours import derive
+from data_import.neighbours import TOP_K, derive
 from data_import.rating_arrays import RatingArrays
 from semantic_layer.graph_stats import graph_stats
 
@@ -55,7 +55,7 @@ def test_similar_edges_are_ranked_by_score_with_true_support(
     assert weights == sorted(weights, reverse=True) and all(w != 0 for w in weights)
     assert all((e["score"] > 0) == (e["weight"] > 0) for e in edges)
     assert movie not in [e["movieId"] for e in edges]
-    assert len(edges) == 100 or movie == RARE
+    assert len(edges) == TOP_K or movie == RARE
 
 
 def test_toy_story_neighbours_are_not_just_the_most_popular(movie_graph: Any) -> None:
