@@ -155,7 +155,12 @@ class BulkWriter:
             "SIMILAR",
             movie_nodes[np.searchsorted(movie_ids, similar.source)],
             movie_nodes[np.searchsorted(movie_ids, similar.target)],
-            {"support": similar.support, "rank": similar.rank},
+            {
+                "weight": similar.weight,
+                "score": similar.score,
+                "support": similar.support,
+                "rank": similar.rank,
+            },
         )
         loader.edges("TAGS", ["count"], (
             (tag_ids[t["name"]], node_of_movie[t["movieId"]], (t["count"],)) for t in tags

@@ -79,10 +79,11 @@ class MergeWriter:
         self.graph.write("import/similar_delete")
         node = {r["movieId"]: r["node"] for r in self.graph.read("import/movie_nodes")}
         similar = derived.similar
-        columns = (similar.source, similar.target, similar.support, similar.rank)
+        columns = (similar.source, similar.target, similar.weight, similar.score,
+                   similar.support, similar.rank)  # fmt: skip
         for start in range(0, len(similar), self.rating_batch_size):
             part = [c[start : start + self.rating_batch_size].tolist() for c in columns]
-            rows = [[node[s], node[t], n, k] for s, t, n, k in zip(*part, strict=True)]
+            rows = [[node[s], node[t], *rest] for s, t, *rest in zip(*part, strict=True)]
             self.graph.write("import/similar", {"rows": rows})
             stats.wrote("SIMILAR", len(rows))
 

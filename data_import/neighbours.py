@@ -4,18 +4,24 @@ The contract the semantic layer reads:
 
 - `Movie.ratingCount` (ratings), `Movie.ratingAvg` (their mean; absent without ratings) and
   `Movie.likeCount` (users who rated the movie 4.0 or more);
-- `(:Movie)-[:SIMILAR {support, rank}]->(:Movie)`: `support` is the number of distinct users
-  who liked (rated >= 4.0) both movies; each movie keeps its top `TOP_K` others ordered by
-  support (desc), the other's ratingAvg (desc), the other's movieId (asc), ranked 1..TOP_K,
-  and only those with support >= 1.
+- `(:Movie)-[:SIMILAR {weight, score, support, rank}]->(:Movie)`: `weight` is what liking the
+  source adds to the target (an item-item weight, see `item_weights`; negative: liking the
+  source counts against the target); `score` is that weight damped by the target's popularity,
+  what personal recommendations add up; `support` is the number of distinct users who liked
+  (rated >= 4.0) both movies. Each movie keeps the `TOP_K` others with the largest |weight|,
+  ranked 1..TOP_K by weight (desc), then the other's ratingAvg (desc), then its movieId (asc):
+  the order of recommendations by movie.
 
 Support is the co-occurrence matrix `L^T L` of the users x movies like matrix `L`, computed with
-scipy in blocks of source movies so that memory stays bounded whatever the release size.
+scipy in blocks of source movies so that memory stays bounded whatever the release size. The
+weight comes from EASE for the `EASE_MAX_ITEMS` most liked movies and from cosine with
+shrinkage for the others (`item_weights`). Choices measured with `python -m
+benchmarks.rec_quality` (README, "Recommendation quality").
 
 The bound: its cost grows with the square of each user's like count, and a few users of ml-25m
 like thousands of movies. So each user contributes at most their `max_likes_per_user` most
-recent likes to support (ties by movieId). The default, 2,000, is above every user of
-ml-latest-small (at most 1,227 likes), where the figures are exact; the report says how many
+recent likes to support and scores (ties by movieId). The default, 2,000, is above every user
+of ml-latest-small (at most 1,227 likes), where the figures are exact; the report says how many
 users and likes the bound left out. The statistics always use every rating.
 """
 
@@ -27,12 +33,13 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
+from data_import import item_weights
 from data_import.rating_arrays import RatingArrays
 
 LIKE = 4.0
-TOP_K = 50
+TOP_K = 75
 MAX_LIKES_PER_USER = 2_000
-BLOCK_CELLS = 1 << 23  # support values held at once per block (64 MiB as int64)
+BLOCK_CELLS = 1 << 23  # support values held at once per block (32 MiB as int32)
 
 
 @dataclass(frozen=True)
@@ -52,10 +59,12 @@ class MovieStats:
 
 @dataclass(frozen=True)
 class Similar:
-    """SIMILAR edges as parallel arrays of movieIds, support and rank."""
+    """SIMILAR edges as parallel arrays of movieIds, weight, score, support and rank."""
 
     source: np.ndarray
     target: np.ndarray
+    weight: np.ndarray
+    score: np.ndarray
     support: np.ndarray
     rank: np.ndarray
 
@@ -70,11 +79,15 @@ class Derived:
     max_likes_per_user: int
     capped_users: int
     likes_left_out: int
+    ease_movies: int = 0
+    cosine_movies: int = 0
 
     def summary(self) -> dict[str, Any]:
         return {
             "similar_edges": len(self.similar),
             "top_k": TOP_K,
+            "ease_movies": self.ease_movies,
+            "cosine_movies": self.cosine_movies,
             "max_likes_per_user": self.max_likes_per_user,
             "capped_users": self.capped_users,
             "likes_left_out": self.likes_left_out,
@@ -83,8 +96,8 @@ class Derived:
 
     def note(self) -> str:
         text = (
-            f"derived data: {len(self.similar):,} SIMILAR edges (top {TOP_K} per movie by "
-            f"users who liked both)"
+            f"derived data: {len(self.similar):,} SIMILAR edges (top {TOP_K} per movie; EASE "
+            f"weights for {self.ease_movies:,} movies, cosine for {self.cosine_movies:,})"
         )
         if self.capped_users:
             return (
@@ -111,40 +124,140 @@ def movie_stats(ratings: RatingArrays, movie_ids: np.ndarray) -> MovieStats:
     )
 
 
+@dataclass(frozen=True)
+class _Likes:
+    """The (bounded) likes of the active movies (those with a like), as sparse matrices."""
+
+    binary: sparse.csr_matrix  # users x active, 1 per like
+    weighted: sparse.csr_matrix  # users x active, item_weights.like_weights per like
+    count: np.ndarray  # likes per active movie
+
+
 def derive(
     ratings: RatingArrays,
     movie_ids: np.ndarray,
     top_k: int = TOP_K,
     max_likes_per_user: int = MAX_LIKES_PER_USER,
     block_cells: int = BLOCK_CELLS,
+    ease_max_items: int = item_weights.EASE_MAX_ITEMS,
+    lam: float = item_weights.LAMBDA,
+    damping: float = item_weights.DAMPING,
 ) -> Derived:
     """Statistics and SIMILAR neighbourhoods from one rating per (user, movie)."""
     stats = movie_stats(ratings, movie_ids)
     liked = ratings.rating >= LIKE
     users, user_row = np.unique(ratings.user[liked], return_inverse=True)
     column = np.searchsorted(stats.movie_ids, ratings.movie[liked])
+    weight = item_weights.like_weights(ratings.rating[liked])
     keep, capped, left_out = _recent_likes(user_row, ratings.timestamp[liked], column,
                                            max_likes_per_user)  # fmt: skip
-    user_row, column = user_row[keep], column[keep]
+    user_row, column, weight = user_row[keep], column[keep], weight[keep]
 
-    # Only movies with a like can be a source or a target (support >= 1 needs a like).
+    # Only movies with a like can be a source or a target (a score needs a like).
     active, column = np.unique(column, return_inverse=True)
-    likes = sparse.csr_matrix(
-        (np.ones(len(column), np.int32), (user_row, column)), shape=(len(users), len(active))
+    shape = (len(users), len(active))
+    binary = sparse.csr_matrix((np.ones(len(column), np.int32), (user_row, column)), shape=shape)
+    likes = _Likes(
+        binary=binary,
+        weighted=sparse.csr_matrix((weight, (user_row, column)), shape=shape),
+        count=np.asarray(binary.sum(axis=0)).ravel().astype(np.int64),
     )
-    by_movie = likes.T.tocsr()
     preference = _tie_preference(stats.rating_avg[active], stats.movie_ids[active])
-    size = max(1, block_cells // max(len(active), 1))
-    parts = [
-        _block_neighbours(by_movie[start : start + size] @ likes, start, preference, top_k)
-        for start in range(0, len(active), size)
-    ]
-    source, target, support, rank = (
-        np.concatenate([p[i] for p in parts]) if parts else np.empty(0, np.int64) for i in range(4)
+    source, target, weight, score, support, rank = _neighbours(
+        likes, preference, top_k, block_cells, ease_max_items, lam, damping
     )
     ids = stats.movie_ids[active]
-    similar = Similar(ids[source], ids[target], support, rank)
-    return Derived(stats, similar, max_likes_per_user, capped, left_out)
+    similar = Similar(ids[source], ids[target], weight, score, support, rank)
+    ease_movies = min(len(active), ease_max_items)
+    return Derived(stats, similar, max_likes_per_user, capped, left_out, ease_movies,
+                   len(active) - ease_movies)  # fmt: skip
+
+
+def _neighbours(
+    likes: _Likes,
+    preference: np.ndarray,
+    top_k: int,
+    block_cells: int,
+    ease_max_items: int,
+    lam: float,
+    damping: float,
+) -> tuple[np.ndarray, ...]:
+    """(source, target, score, support, rank) over active movie indexes, by blocks of sources.
+
+    EASE rows for the head (the most liked movies); cosine rows for the others, rescaled so that
+    their mean strongest weight equals that of the EASE rows (both measured on the head).
+    """
+    n = len(likes.count)
+    head = np.sort(np.argsort(-likes.count, kind="stable")[:ease_max_items])
+    in_head = np.full(n, -1)
+    in_head[head] = np.arange(len(head))
+    b = item_weights.ease(likes.weighted[:, head], lam) if len(head) else np.empty((0, 0))
+    damp = item_weights.damping(likes.count, damping)
+    by_movie = likes.binary.T.tocsr()
+    size = max(1, block_cells // max(n, 1))
+    parts, strongest = [], np.zeros(2)  # sums over head rows of the top |EASE| and |cosine|
+    for start in range(0, n, size):
+        stop = min(n, start + size)
+        support = (by_movie[start:stop] @ likes.binary).toarray()
+        support[np.arange(stop - start), np.arange(start, stop)] = 0  # never the movie itself
+        weight = item_weights.cosine(support, likes.count[start:stop], likes.count)
+        rows = in_head[start:stop]
+        is_head = rows >= 0
+        if is_head.any():
+            strongest[1] += np.abs(weight[is_head]).max(axis=1).sum()
+            ease_rows = np.zeros((int(is_head.sum()), n), np.float32)
+            ease_rows[:, head] = b[rows[is_head]]
+            weight[is_head] = ease_rows
+            strongest[0] += np.abs(ease_rows).max(axis=1).sum()
+        parts.append((*_top(weight, damp, support, start, preference, top_k), ~is_head))
+    scale = strongest[0] / strongest[1] if strongest.all() else 1.0
+    source, target, weight, score, support, rank = (
+        np.concatenate([p[i] for p in parts]) if parts else np.empty(0) for i in range(6)
+    )
+    source = source.astype(np.int64)
+    if parts:
+        tail = np.concatenate([p[6] for p in parts])[source]
+        weight, score = np.where(tail, weight * scale, weight), np.where(tail, score * scale, score)
+    return (source, target.astype(np.int64), weight, score, support.astype(np.int64),
+            rank.astype(np.int64))  # fmt: skip
+
+
+def _top(
+    weight: np.ndarray,
+    damp: np.ndarray,
+    support: np.ndarray,
+    start: int,
+    preference: np.ndarray,
+    top_k: int,
+) -> tuple[np.ndarray, ...]:
+    """Per row of a block, the `top_k` targets with the largest |weight| (never 0), ranked by
+    weight (desc) then preference; as (source, target, weight, score, support, rank) arrays,
+    where score is the weight times the target's damping factor."""
+    rows, n = weight.shape
+    strength = np.abs(weight)
+    if top_k < n:
+        threshold = np.partition(strength, n - top_k, axis=1)[:, n - top_k]
+        candidate = (strength >= threshold[:, None]) & (strength > 0)
+    else:
+        candidate = strength > 0
+    row, target = np.nonzero(candidate)
+    # the strongest top_k per row (ties: preferred movie first) ...
+    order = np.lexsort((-preference[target], -strength[row, target], row))
+    row, target = row[order], target[order]
+    keep = _position(row, rows) < top_k
+    row, target = row[keep], target[keep]
+    # ... ranked by signed weight
+    value = weight[row, target].astype(np.float64)
+    order = np.lexsort((-preference[target], -value, row))
+    row, target, value = row[order], target[order], value[order]
+    rank = _position(row, rows) + 1
+    return row + start, target, value, value * damp[target], support[row, target], rank
+
+
+def _position(row: np.ndarray, rows: int) -> np.ndarray:
+    """Each entry's position within its row (entries sorted by row)."""
+    first = np.concatenate(([0], np.cumsum(np.bincount(row, minlength=rows))[:-1]))
+    return np.arange(len(row)) - first[row]
 
 
 def _recent_likes(
@@ -169,30 +282,3 @@ def _tie_preference(avg: np.ndarray, movie_ids: np.ndarray) -> np.ndarray:
     preference = np.empty(len(order), np.int64)
     preference[order] = np.arange(len(order) - 1, -1, -1)
     return preference
-
-
-def _block_neighbours(
-    block: sparse.csr_matrix, start: int, preference: np.ndarray, top_k: int
-) -> tuple[np.ndarray, ...]:
-    """Top `top_k` targets per source row of a block of the support matrix.
-
-    A row's k-th largest support is a threshold: every target at or above it is a candidate
-    (ties included), and only the candidates are ranked by (support, preference). Sorting the
-    int32 rows is the fastest way numpy has to find that threshold.
-    """
-    rows, n = block.shape
-    support = block.toarray()
-    support[np.arange(rows), np.arange(start, start + rows)] = 0  # never the movie itself
-    if top_k < n:
-        threshold = np.sort(support, axis=1)[:, n - top_k]
-        candidate = support >= np.maximum(threshold, 1)[:, None]
-    else:
-        candidate = support >= 1
-    row, target = np.nonzero(candidate)
-    value = support[row, target].astype(np.int64)
-    order = np.lexsort((-(value * n + preference[target]), row))
-    row, target, value = row[order], target[order], value[order]
-    first = np.concatenate(([0], np.cumsum(np.bincount(row, minlength=rows))[:-1]))
-    rank = np.arange(len(row)) - first[row] + 1
-    keep = rank <= top_k
-    return row[keep] + start, target[keep], value[keep], rank[keep]

@@ -1,14 +1,16 @@
-// Collaborative filtering by movie: its precomputed SIMILAR neighbours (support = viewers who
-// rated both >= 4), never the movie itself, minus what the session user rated; optional genre.
+// Collaborative filtering by movie: its precomputed SIMILAR neighbours with a positive weight
+// (what liking it adds to each, see data_import/item_weights.py), in rank order; never the
+// movie itself, minus what the session user rated; optional genre. `support`: viewers who
+// rated both >= 4.
 OPTIONAL MATCH (u:User {userId: $userId})
 WITH u
 MATCH (m:Movie {movieId: $movieId})-[s:SIMILAR]->(o:Movie)
-WHERE o <> m
+WHERE o <> m AND s.weight > 0
   AND (u IS NULL OR NOT (u)-[:RATED]->(o))
   AND ($genre IS NULL OR (o)-[:IN_GENRE]->(:Genre {name: $genre}))
 RETURN o.movieId AS movieId, o.title AS title, o.year AS year,
        [(o)-[:IN_GENRE]->(g:Genre) | g.name] AS genres,
        o.ratingAvg AS ratingAvg, o.ratingCount AS ratingCount,
-       s.support AS support, s.rank AS rank
+       s.support AS support, s.score AS score, s.rank AS rank
 ORDER BY s.rank
 LIMIT $limit

@@ -1,17 +1,38 @@
-// Personal recommendations: SIMILAR neighbours of the session user's movies rated >= 4
-// (the $seeds best and most recent of them, to stay fast for heavy raters), support summed,
-// minus everything the user rated; optional genre.
+// Personal recommendations: the session user's movies rated >= 4 (the $seeds best and most
+// recent of them, to stay fast for heavy raters) each weigh rating - 3 (4 -> 1, 5 -> 2); a
+// candidate's score is the sum over those seeds of weight * SIMILAR.score (an item-item weight,
+// negative when liking the seed counts against it). Everything the user rated is left out;
+// optional genre. Then, for the $limit best only, `because`: the same seeds again, those that
+// added to the score, strongest first (cheaper than collecting them for every candidate).
 MATCH (u:User {userId: $userId})-[r:RATED]->(m:Movie)
 WHERE r.rating >= 4.0
-WITH u, m ORDER BY r.rating DESC, r.timestamp DESC
+WITH u, m, r.rating - 3.0 AS weight
+ORDER BY weight DESC, r.timestamp DESC, m.movieId
 LIMIT $seeds
 MATCH (m)-[s:SIMILAR]->(o:Movie)
+WITH u, o, sum(weight * s.score) AS score
+WHERE score > 0
+WITH u, o, score
 WHERE NOT (u)-[:RATED]->(o)
   AND ($genre IS NULL OR (o)-[:IN_GENRE]->(:Genre {name: $genre}))
-WITH o, sum(s.support) AS support, count(m) AS seeds, collect(m.title) AS because
+WITH u, o, score
+ORDER BY score DESC, o.ratingAvg DESC, o.movieId
+LIMIT $limit
+WITH u, collect([o, score]) AS top
+MATCH (u)-[r:RATED]->(m:Movie)
+WHERE r.rating >= 4.0
+WITH top, m, r.rating - 3.0 AS weight
+ORDER BY weight DESC, r.timestamp DESC, m.movieId
+LIMIT $seeds
+UNWIND top AS pick
+WITH pick[0] AS o, pick[1] AS score, m, weight
+MATCH (m)-[s:SIMILAR]->(o)
+WITH o, score, m, weight * s.score AS part
+WHERE part > 0
+WITH o, score, m ORDER BY part DESC
+WITH o, score, collect(m.title) AS because
 RETURN o.movieId AS movieId, o.title AS title, o.year AS year,
        [(o)-[:IN_GENRE]->(g:Genre) | g.name] AS genres,
        o.ratingAvg AS ratingAvg, o.ratingCount AS ratingCount,
-       toInteger(support) AS support, seeds, because[..3] AS because
-ORDER BY support DESC, o.ratingAvg DESC, o.movieId
-LIMIT $limit
+       score, size(because) AS seeds, because[..3] AS because
+ORDER BY score DESC, ratingAvg DESC, movieId

@@ -14,7 +14,7 @@ from semantic_layer.tools.trace import TracedGraph
 
 LIMIT = 10
 FEW = 3  # fewer genre matches than this among a movie's neighbours is said out loud
-SEEDS = 50  # at most this many of the user's liked movies feed personal recommendations
+SEEDS = 100  # at most this many of the user's liked movies feed personal recommendations
 MIN_RATINGS = 10  # by genre: movies with fewer ratings are not ranked ...
 PRIOR_MEAN = 3.5  # ... and each mean is damped towards the MovieLens-wide mean ...
 PRIOR_WEIGHT = 10  # ... as if it had this many extra ratings at that mean
@@ -36,9 +36,9 @@ class RecommenderInput(BaseModel):
 class Recommender(GraphTool):
     name: str = "recommender"
     description: str = (
-        "Recommend movies. With `movie`: movies that viewers who rated it 4+ stars also rated "
-        "4+ (collaborative filtering). With `genre` alone: the best-rated movies of the genre "
-        f"(mean rating damped towards {PRIOR_MEAN} as if by {PRIOR_WEIGHT} extra ratings, at "
+        "Recommend movies. With `movie`: movies that viewers who rated it 4+ stars tend to "
+        "rate 4+ too (collaborative filtering). With `genre` alone: the best-rated movies of "
+        f"the genre (mean rating damped towards {PRIOR_MEAN} as if by {PRIOR_WEIGHT} extra ratings, at "
         f"least {MIN_RATINGS} ratings). With both: the movie's neighbours in that genre. With "
         "neither: recommendations from the user's own 4+ ratings. Never returns a movie the "
         "user already rated; each result says why it was chosen."
@@ -61,7 +61,12 @@ class Recommender(GraphTool):
              "limit": LIMIT},
         )  # fmt: skip
         recs = [
-            _card(r, f"{r['support']} viewers who liked {movie.label} also liked it") for r in rows
+            _card(
+                r,
+                f"viewers who liked {movie.label} tend to like it too "
+                f"({r['support']} of them liked both)",
+            )
+            for r in rows
         ]
         basis: dict[str, Any] = {"movie": movie.label, "movieId": movie.movie_id}
         if movie.how == "fuzzy":
@@ -108,8 +113,8 @@ class Recommender(GraphTool):
         recs = [
             _card(
                 r,
-                f"liked by viewers who also liked {_titles(r['because'], r['seeds'])}, "
-                "which the user rated 4+",
+                f"the user rated {_titles(r['because'], r['seeds'])} 4+, and viewers who "
+                "liked those tend to like it too",
             )
             for r in rows
         ]

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from data_import.importer import ImportOptions, import_release
-from data_import.neighbours import derive
+from data_import.neighbours import TOP_K, derive
 from data_import.rating_arrays import RatingArrays
 from semantic_layer.graph_stats import graph_stats
 
@@ -37,24 +37,33 @@ def _independent(ratings_csv: Path) -> dict[str, Any]:
     return {"count": count, "avg": avg, "likers": likers}
 
 
-def expected_similar(ratings_csv: Path, movie: int) -> list[dict[str, int]]:
+def co_likes(ratings_csv: Path, movie: int) -> dict[int, int]:
     data = _independent(ratings_csv)
     mine = data["likers"][movie]
-    support = {o: len(mine & users) for o, users in data["likers"].items() if o != movie}
-    ranked = sorted(
-        ((o, s) for o, s in support.items() if s >= 1),
-        key=lambda pair: (-pair[1], -data["avg"][pair[0]], pair[0]),
-    )[:50]
-    return [{"movieId": o, "support": s, "rank": i} for i, (o, s) in enumerate(ranked, 1)]
+    return {o: len(mine & users) for o, users in data["likers"].items() if o != movie}
 
 
 @pytest.mark.parametrize("movie", [TOY_STORY, MATRIX, HEAT, RARE])
-def test_similar_edges_match_an_independent_count(
+def test_similar_edges_are_ranked_by_score_with_true_support(
     movie_graph: Any, ml_small: Path, movie: int
 ) -> None:
-    expected = expected_similar(ml_small / "ratings.csv", movie)
-    assert movie_graph.read("test/similar_by_id", {"movieId": movie}) == expected
-    assert len(expected) == 50 or movie == RARE
+    edges = movie_graph.read("test/similar_by_id", {"movieId": movie})
+    support = co_likes(ml_small / "ratings.csv", movie)
+    assert [e["support"] for e in edges] == [support[e["movieId"]] for e in edges]
+    assert [e["rank"] for e in edges] == list(range(1, len(edges) + 1))
+    weights = [e["weight"] for e in edges]
+    assert weights == sorted(weights, reverse=True) and all(w != 0 for w in weights)
+    assert all((e["score"] > 0) == (e["weight"] > 0) for e in edges)
+    assert movie not in [e["movieId"] for e in edges]
+    assert len(edges) == TOP_K or movie == RARE
+
+
+def test_toy_story_neighbours_are_not_just_the_most_popular(movie_graph: Any) -> None:
+    # co-like counts put Shawshank, Forrest Gump, Star Wars first; the scores favour the
+    # sequels and films of its kind
+    first = [e["movieId"] for e in movie_graph.read("test/similar_by_id", {"movieId": 1})][:5]
+    assert {3114, 78499} <= set(first)  # Toy Story 2 and 3
+    assert not {318, 356, 260} & set(first)
 
 
 @pytest.mark.parametrize("movie", [TOY_STORY, MATRIX, RARE])
@@ -89,12 +98,13 @@ def _ratings(rows: list[tuple[int, int, float, int]]) -> RatingArrays:
 
 
 def test_ties_break_by_average_then_movie_id() -> None:
-    # users 1 and 2 like movie 10; movies 20, 30, 40 are each liked by one of them.
+    # users 1 and 2 like movie 10; movies 20, 30, 40 are each liked by one of them: the same
+    # cosine (no EASE head here) from 10 to each.
     ratings = _ratings([
         (1, 10, 5.0, 1), (2, 10, 4.0, 1),
         (1, 20, 4.0, 1), (2, 30, 4.0, 1), (1, 40, 5.0, 1), (3, 30, 1.0, 1),
     ])  # fmt: skip
-    derived = derive(ratings, np.array([10, 20, 30, 40, 50]))
+    derived = derive(ratings, np.array([10, 20, 30, 40, 50]), ease_max_items=0)
     from_10 = derived.similar.source == 10
     # 40 (avg 5.0) before 20 (avg 4.0) before 30 (avg 2.5); never 10 itself or 50 (no likes)
     assert derived.similar.target[from_10].tolist() == [40, 20, 30]
@@ -111,3 +121,41 @@ def test_like_bound_keeps_each_users_most_recent_likes_and_says_so() -> None:
     assert (derived.capped_users, derived.likes_left_out) == (1, 1)
     assert derived.stats.like_count.tolist() == [2, 1, 1]  # statistics use every like
     assert "bound hit" in derived.note()
+
+
+def test_ease_weights_count_stars_and_popularity() -> None:
+    # user 1: movie 10 at 5 stars (weight 2), movie 20 at 4 (weight 1); user 2: movie 10 at 4.
+    # Gram matrix [[5, 2], [2, 1]]; with two movies B[i, j] = G[i, j] / (G[i, i] + lambda);
+    # the score divides it by the target's likes ** 0.25 (movie 10 has 2 likes, movie 20 one).
+    ratings = _ratings([(1, 10, 5.0, 1), (1, 20, 4.0, 2), (2, 10, 4.0, 3)])
+    similar = derive(ratings, np.array([10, 20]), lam=400.0, damping=0.25).similar
+    pairs = list(zip(similar.source.tolist(), similar.target.tolist(), strict=True))
+    weight = dict(zip(pairs, similar.weight.tolist(), strict=True))
+    score = dict(zip(pairs, similar.score.tolist(), strict=True))
+    assert weight == {(10, 20): pytest.approx(2 / 405), (20, 10): pytest.approx(2 / 401)}
+    assert score == {(10, 20): pytest.approx(2 / 405), (20, 10): pytest.approx(2 / 401 / 2**0.25)}
+    assert similar.support.tolist() == [1, 1]
+
+
+def test_cosine_outside_the_ease_head_shrinks_rare_pairs() -> None:
+    # 10 and 20 liked together by one of the two users who like 10: 1 / (sqrt(2 * 1) + 10)
+    ratings = _ratings([(1, 10, 5.0, 1), (1, 20, 4.0, 2), (2, 10, 4.0, 3)])
+    similar = derive(ratings, np.array([10, 20]), ease_max_items=0).similar
+    assert similar.score[similar.source == 10].tolist() == [pytest.approx(1 / (2**0.5 + 10))]
+
+
+def test_top_k_keeps_the_strongest_weights_and_ranks_negatives_last() -> None:
+    rng = np.random.default_rng(3)
+    rows = [(u, m, 4.0 + (u * m) % 3 / 2, u) for u in range(40) for m in range(12)
+            if rng.random() < 0.35]  # fmt: skip
+    ratings = _ratings(rows)
+    movies = np.arange(12)
+    full = derive(ratings, movies, top_k=11, lam=5.0, damping=0.0).similar
+    top = derive(ratings, movies, top_k=4, lam=5.0, damping=0.0).similar
+    assert (full.score < 0).any()  # EASE has negative weights: they are kept
+    for movie in range(12):
+        every = np.sort(np.abs(full.score[full.source == movie]))[::-1]
+        mine = top.score[top.source == movie]
+        assert sorted(np.abs(mine).tolist(), reverse=True) == pytest.approx(every[:4].tolist())
+        assert mine.tolist() == sorted(mine.tolist(), reverse=True)
+        assert top.rank[top.source == movie].tolist() == list(range(1, len(mine) + 1))

@@ -75,3 +75,38 @@ def test_ratings_outside_1_to_5_are_refused(tools_graph: Any, rating: Any) -> No
 def test_the_user_cannot_come_from_the_arguments(tools_graph: Any) -> None:
     schema = _memory(tools_graph, Session(user_id=1)).tool_call_schema.model_json_schema()
     assert set(schema["properties"]) == {"movie", "rating"}
+
+
+def _stats(graph: Any, movie_id: int) -> dict[str, Any]:
+    [row] = graph.read("test/movie_stats_by_id", {"movieId": movie_id})
+    return row
+
+
+def test_a_rating_updates_the_movies_statistics_at_once(writable: Any) -> None:
+    heat = 6
+    before = _stats(writable, heat)
+    count, total = before["ratingCount"], before["ratingAvg"] * before["ratingCount"]
+    memory = _memory(writable, Session(user_id=7))  # user 7 has not rated Heat
+    memory.invoke({"movie": "Heat", "rating": 5})
+    assert _stats(writable, heat) == {
+        "ratingCount": count + 1,
+        "ratingAvg": pytest.approx((total + 5) / (count + 1)),
+        "likeCount": before["likeCount"] + 1,
+    }
+    memory.invoke({"movie": "Heat", "rating": 2})  # re-rating: same count, no longer a like
+    assert _stats(writable, heat) == {
+        "ratingCount": count + 1,
+        "ratingAvg": pytest.approx((total + 2) / (count + 1)),
+        "likeCount": before["likeCount"],
+    }
+    assert forget_rating(writable, 7, heat)
+    assert _stats(writable, heat) == {**before, "ratingAvg": pytest.approx(before["ratingAvg"])}
+
+
+def test_the_first_and_last_rating_of_a_movie(writable: Any) -> None:
+    unrated = 34482  # no rating in ml-latest-small
+    memory = _memory(writable, Session(user_id=7))
+    memory.invoke({"movie": "The Browning Version (1951)", "rating": 4.5})
+    assert _stats(writable, unrated) == {"ratingCount": 1, "ratingAvg": 4.5, "likeCount": 1}
+    assert forget_rating(writable, 7, unrated)
+    assert _stats(writable, unrated) == {"ratingCount": 0, "ratingAvg": None, "likeCount": 0}

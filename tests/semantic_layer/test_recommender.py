@@ -8,7 +8,6 @@ import pytest
 
 from semantic_layer.session import Session
 from semantic_layer.tools import build_tools
-from tests.semantic_layer.collaborative import top_similar
 
 FORREST_GUMP, HEAT = 356, 6
 
@@ -17,29 +16,36 @@ def _recommender(graph: Any, user_id: int) -> Any:
     return next(t for t in build_tools(graph, Session(user_id=user_id)) if t.name == "recommender")
 
 
+def _edges(graph: Any, movie_id: int) -> list[dict[str, Any]]:
+    """The movie's SIMILAR edges as the import wrote them, in rank order."""
+    return graph.read("test/similar_by_id", {"movieId": movie_id})
+
+
 @pytest.mark.parametrize("movie_id", [FORREST_GUMP, HEAT])
-def test_by_movie_matches_co_likes_from_ratings_csv(
-    tools_graph: Any, csv_ratings: Any, csv_co_likes: Any, movie_id: int
+def test_by_movie_follows_the_similar_scores_and_says_true_support(
+    tools_graph: Any, csv_co_likes: Any, movie_id: int
 ) -> None:
     guest = _recommender(tools_graph, 0)  # a guest has rated nothing: nothing is excluded
-    title = {FORREST_GUMP: "Forrest Gump", HEAT: "Heat"}[movie_id]
-    result = guest.invoke({"movie": title})
+    title = {FORREST_GUMP: "Forrest Gump (1994)", HEAT: "Heat (1995)"}[movie_id]
+    result = guest.invoke({"movie": title.split(" (")[0]})
     assert result.ok and result.kind == "recommendations"
-    expected = top_similar(csv_ratings, csv_co_likes, movie_id)[:10]
+    expected = [e["movieId"] for e in _edges(tools_graph, movie_id) if e["weight"] > 0][:10]
     recs = result.data["recommendations"]
-    assert [r["movieId"] for r in recs] == [m for m, _ in expected]
-    for rec, (_, support) in zip(recs, expected, strict=True):
-        assert rec["why"].startswith(f"{support} viewers who liked {title}")
-    assert movie_id not in [r["movieId"] for r in recs]
+    assert [r["movieId"] for r in recs] == expected
+    for rec in recs:  # the count said is the plain-Python count of viewers who liked both
+        support = csv_co_likes[movie_id][rec["movieId"]]
+        assert rec["why"].endswith(f"({support} of them liked both)")
+        assert title in rec["why"]
+    assert movie_id not in expected
 
 
-def test_by_movie_excludes_what_the_user_rated(
-    tools_graph: Any, csv_ratings: Any, csv_co_likes: Any
-) -> None:
+def test_by_movie_excludes_what_the_user_rated(tools_graph: Any, csv_ratings: Any) -> None:
     rated = csv_ratings.by_user[1]
     recs = _recommender(tools_graph, 1).invoke({"movie": "Forrest Gump"}).data["recommendations"]
     expected = [
-        m for m, _ in top_similar(csv_ratings, csv_co_likes, FORREST_GUMP) if m not in rated
+        e["movieId"]
+        for e in _edges(tools_graph, FORREST_GUMP)
+        if e["weight"] > 0 and e["movieId"] not in rated
     ]
     assert [r["movieId"] for r in recs] == expected[:10]
 
@@ -54,32 +60,35 @@ def test_by_genre_is_well_rated_and_in_the_genre(tools_graph: Any, csv_ratings: 
     assert scores == sorted(scores, reverse=True)
 
 
-def test_by_movie_and_genre_filters_the_neighbours(
-    tools_graph: Any, csv_ratings: Any, csv_co_likes: Any
-) -> None:
+def test_by_movie_and_genre_filters_the_neighbours(tools_graph: Any) -> None:
     recs = (
         _recommender(tools_graph, 0)
         .invoke({"movie": "Forrest Gump", "genre": "Comedy"})
         .data["recommendations"]
     )
-    neighbours = {m for m, _ in top_similar(csv_ratings, csv_co_likes, FORREST_GUMP)}
+    neighbours = {e["movieId"] for e in _edges(tools_graph, FORREST_GUMP) if e["weight"] > 0}
     assert recs and all("Comedy" in r["genres"] and r["movieId"] in neighbours for r in recs)
 
 
-def test_from_own_ratings_sums_support_and_excludes_rated(
-    tools_graph: Any, csv_ratings: Any, csv_co_likes: Any
+def test_from_own_ratings_sums_weighted_scores_and_says_which_likes(
+    tools_graph: Any, csv_ratings: Any
 ) -> None:
     user = 3  # few ratings, so every liked movie is a seed
-    liked = [m for m, r in csv_ratings.by_user[user].items() if r >= 4.0]
-    totals: dict[int, int] = {}
-    for seed in liked:
-        for other, support in top_similar(csv_ratings, csv_co_likes, seed):
-            if other not in csv_ratings.by_user[user]:
-                totals[other] = totals.get(other, 0) + support
-    best = max(totals.values())
+    rated = csv_ratings.by_user[user]
+    parts: dict[int, dict[int, float]] = {}  # candidate -> seed -> what the seed adds
+    for seed, rating in rated.items():
+        if rating >= 4.0:
+            for edge in _edges(tools_graph, seed):
+                if edge["movieId"] not in rated:
+                    parts.setdefault(edge["movieId"], {})[seed] = (rating - 3) * edge["score"]
+    totals = {movie: sum(p.values()) for movie, p in parts.items()}
+    best = sorted(totals, key=lambda m: -totals[m])[:10]
     recs = _recommender(tools_graph, user).invoke({}).data["recommendations"]
-    assert recs[0]["movieId"] in {m for m, s in totals.items() if s == best}
-    assert all(r["movieId"] not in csv_ratings.by_user[user] for r in recs)
+    assert [r["movieId"] for r in recs] == best
+    for rec in recs[:3]:
+        strongest = max(parts[rec["movieId"]].items(), key=lambda item: item[1])[0]
+        [movie] = tools_graph.read("test/movie_by_id", {"movieId": strongest})
+        assert rec["why"].startswith(f"the user rated {movie['title']}")
 
 
 def test_a_guest_without_ratings_is_told_what_to_do(tools_graph: Any) -> None:

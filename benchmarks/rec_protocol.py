@@ -1,0 +1,93 @@
+"""The offline protocol of `rec_quality`: a temporal split per user, and top-10 metrics.
+
+For each user, ratings sorted by time (ties by movieId): the last 20 % (at least one) are test,
+the rest train. Relevant = test ratings >= 4. Evaluated: users with at least one relevant test
+rating and at least 5 train likes. Every method recommends 10 movies the user has not rated in
+train. nDCG@10 (binary gains), Recall@10 = hits / min(10, relevant), HR@10 = share of users
+with a hit, coverage = distinct movies in all top-10 lists / movies in the catalogue.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from data_import.rating_arrays import RatingArrays
+
+LIKE = 4.0
+TEST_SHARE = 0.2
+MIN_TRAIN_LIKES = 5
+TOP = 10
+
+
+@dataclass(frozen=True)
+class Split:
+    train: RatingArrays
+    test: RatingArrays
+    users: list[int]  # evaluated users, ascending
+    relevant: dict[int, set[int]]  # per evaluated user: liked test movies
+    anchor: dict[int, int]  # per evaluated user: their last liked train movie (by-movie runs)
+
+
+def temporal_split(ratings: RatingArrays, test_share: float = TEST_SHARE) -> Split:
+    order = np.lexsort((ratings.movie, ratings.timestamp, ratings.user))
+    r = ratings.take(order)
+    _, first, counts = np.unique(r.user, return_index=True, return_counts=True)
+    n_test = np.maximum(1, (test_share * counts).astype(np.int64))
+    position = np.arange(len(r)) - np.repeat(first, counts)
+    is_test = position >= np.repeat(counts - n_test, counts)
+    train, test = r.take(np.flatnonzero(~is_test)), r.take(np.flatnonzero(is_test))
+
+    relevant: dict[int, set[int]] = {}
+    for user, movie in zip(
+        test.user[test.rating >= LIKE].tolist(), test.movie[test.rating >= LIKE].tolist(),
+        strict=True,
+    ):  # fmt: skip
+        relevant.setdefault(user, set()).add(movie)
+    liked = train.rating >= LIKE
+    likes = dict(zip(*np.unique(train.user[liked], return_counts=True), strict=True))
+    evaluated = sorted(u for u in relevant if likes.get(u, 0) >= MIN_TRAIN_LIKES)
+    anchor: dict[int, int] = {}
+    for user, movie in zip(train.user[liked].tolist(), train.movie[liked].tolist(), strict=True):
+        anchor[user] = movie  # train is in time order: the last one wins
+    return Split(train, test, evaluated, {u: relevant[u] for u in evaluated},
+                 {u: anchor[u] for u in evaluated})  # fmt: skip
+
+
+def write_release(train: RatingArrays, movies_csv: Path, out: Path) -> Path:
+    """A MovieLens-shaped directory holding the catalogue and the train ratings only."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "movies.csv").write_bytes(movies_csv.read_bytes())
+    columns = np.column_stack((train.user, train.movie, train.rating, train.timestamp))
+    with (out / "ratings.csv").open("w", encoding="utf-8", newline="\n") as handle:
+        handle.write("userId,movieId,rating,timestamp\n")
+        np.savetxt(handle, columns, fmt=["%d", "%d", "%.1f", "%d"], delimiter=",")
+    return out
+
+
+_DISCOUNT = 1.0 / np.log2(np.arange(2, TOP + 2))
+
+
+def metrics(
+    lists: Mapping[int, Sequence[int]], relevant: Mapping[int, set[int]], catalogue: int
+) -> dict[str, float]:
+    """nDCG@10, Recall@10, HR@10 averaged over the users of `relevant`; coverage of `lists`."""
+    ndcg = recall = hits = 0.0
+    for user, wanted in relevant.items():
+        top = list(lists.get(user, []))[:TOP]
+        gains = np.array([movie in wanted for movie in top] + [False] * (TOP - len(top)))
+        ideal = _DISCOUNT[: min(TOP, len(wanted))].sum()
+        ndcg += float((gains * _DISCOUNT).sum() / ideal)
+        recall += gains.sum() / min(TOP, len(wanted))
+        hits += bool(gains.any())
+    n = max(len(relevant), 1)
+    shown = {movie for top in lists.values() for movie in list(top)[:TOP]}
+    return {
+        "ndcg@10": round(ndcg / n, 4),
+        "recall@10": round(recall / n, 4),
+        "hr@10": round(hits / n, 4),
+        "coverage": round(len(shown) / catalogue, 4),
+    }
