@@ -53,7 +53,7 @@ typecheck: install-dev
 	$(BIN)/mypy
 
 check-cypher: install-dev
-	$(BIN)/python -m semantic_layer.graph.syntax_check cypher
+	$(BIN)/python -m devtools.syntax_check cypher
 
 bench: install-dev
 	$(BIN)/python -m benchmarks

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from agent.errors import LLMConfigurationError
+from agent.llm.base import MAX_NEW_TOKENS
 
 LLMKind = Literal["tgi", "openai", "llamacpp"]
 DEFAULT_SPEC = "llamacpp"
@@ -29,7 +30,7 @@ class LLMSettings:
     model: str | None = None  # openai: the served model name; tgi: informational
     api_key: str | None = None  # HF_TOKEN for TGI endpoints, OPENAI_API_KEY for openai
     timeout_s: float = 60.0
-    max_new_tokens: int = 512
+    max_new_tokens: int = MAX_NEW_TOKENS
     tool_first: bool = False  # the first step must call a tool (MOVIEAGENT_TOOL_FIRST=1)
     threads: int | None = None  # llamacpp: MOVIEAGENT_LLAMACPP_THREADS; None = cores available
     context_tokens: int | None = None  # llamacpp: MOVIEAGENT_LLAMACPP_CONTEXT; None = default
@@ -39,7 +40,7 @@ class LLMSettings:
         env = os.environ if env is None else env
         raw = (spec or env.get("MOVIEAGENT_LLM") or DEFAULT_SPEC).strip()
         timeout = _number(env, "MOVIEAGENT_LLM_TIMEOUT", 60.0)
-        max_new = int(_number(env, "MOVIEAGENT_MAX_NEW_TOKENS", 512))
+        max_new = int(_number(env, "MOVIEAGENT_MAX_NEW_TOKENS", MAX_NEW_TOKENS))
         model = env.get("MOVIEAGENT_LLM_MODEL") or None
         tool_first = _flag(env, "MOVIEAGENT_TOOL_FIRST")
         if raw.startswith(("tgi+", "openai+")):

@@ -130,9 +130,8 @@ def bench_graph(graph: Graph, rounds: int, target_ms: float | None) -> dict[str,
 
 
 def _wait_for_indexes(graph: Graph, timeout_s: float = 600.0) -> None:
-    """FalkorDB builds indexes in the background after a bulk load; resolution needs them."""
-    wait = getattr(graph, "wait_for_indexes", None)
-    if wait is not None and (pending := wait(timeout_s)):
+    """Databases build indexes in the background after a bulk load; resolution needs them."""
+    if pending := graph.wait_for_indexes(timeout_s):
         raise SystemExit(f"indexes not ready after {timeout_s:.0f} s: {', '.join(pending)}")
 
 

@@ -1,7 +1,7 @@
 """The large-release path on FalkorDB: gather the whole release, then build the graph anew.
 
 The reading phases only collect rows; `build` creates a new graph under a private name with
-`GRAPH.BULK` (see `bulk_format`), then credits each reading phase with the nodes and edges it
+`Graph.bulk_build` (`GRAPH.BULK`), then credits each reading phase with the nodes and edges it
 wrote for it. The importer then creates the indexes and constraints, writes back the users the
 app created (`app_users`) and swaps the new graph in. Re-running rebuilds the same graph, so
 it is idempotent too; anything else the graph held is gone: that is why it is chosen for an
@@ -16,12 +16,12 @@ from typing import Any
 
 import numpy as np
 
-from data_import.bulk_loader import BulkLoader, BulkLoadError
 from data_import.merge_writer import movie_stats_rows
 from data_import.neighbours import Derived
 from data_import.rating_arrays import RatingArrays
 from data_import.report import PhaseStats
 from data_import.tag_summary import TagCounts, count_tags, tag_rows
+from semantic_layer.errors import BulkLoadError
 
 STAGING_SUFFIX = "__import"
 MOVIE_PROPERTIES = ("movieId", "title", "year", "originalTitle", "titleNorm", "aliasText", "imdbId",
@@ -99,9 +99,7 @@ class BulkWriter:
         app users that are written back after the build (rows with `tag` and `movieId`)."""
         r = self.release
         assert r.ratings is not None and r.derived is not None
-        staging = self.graph.sibling(self.graph.settings.graph_name + STAGING_SUFFIX)
-        staging.delete_graph()  # left by an import that died
-        loader = BulkLoader(staging.client, staging.settings.graph_name, on_sent=self.on_sent)
+        staging, loader = self.graph.bulk_build(STAGING_SUFFIX, on_sent=self.on_sent)
 
         genre_ids = dict(zip(r.genres, loader.nodes("Genre", ["name"], ([g] for g in r.genres)),
                              strict=True))  # fmt: skip

@@ -2,12 +2,12 @@
 
 Phases read and validate each file (bad rows are reported by file and line), then hand the rows
 to a writer: `MergeWriter` (batched, parameterized, idempotent `MERGE` writes, both backends) or,
-on FalkorDB for an empty graph or a large release, `BulkWriter` (rebuilds the graph with
-`GRAPH.BULK`). After the ratings, the `derived` phase writes rating statistics and SIMILAR edges
+where the graph can be built in bulk (`Graph.bulk_loads`, the embedded graph) and it is empty or
+the release large, `BulkWriter` (rebuilds the graph through `Graph.bulk_build`). After the ratings, the `derived` phase writes rating statistics and SIMILAR edges
 (`neighbours`) and the Tag summary (`tag_summary`). The bulk path builds the new graph under a
 private name, holding the data directory alone, writes back the users the app created
 (`app_users`) and swaps it in with one RENAME. Last, the import waits until the indexes
-FalkorDB builds in the background are usable. One progress bar per phase, and a report of rows
+the database builds in the background are usable. One progress bar per phase, and a report of rows
 read, written and skipped.
 """
 
@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 import numpy as np
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
@@ -35,19 +35,10 @@ from data_import.titles import alias_rows, alias_text, split_title
 from semantic_layer.graph import Graph
 from semantic_layer.normalize import normalize_name, normalize_title
 
-# FalkorDB takes the bulk path into an empty graph, or above this many ratings (it then rebuilds
+# A graph that loads in bulk takes the bulk path into an empty graph, or above this many ratings (it then rebuilds
 # the graph); otherwise batched MERGE updates the graph in place and keeps what else it holds.
 BULK_THRESHOLD = 1_000_000
 INDEX_TIMEOUT_S = 300.0
-
-
-@runtime_checkable
-class IndexWaiter(Protocol):
-    """A backend that can wait for its background-built indexes (both backends are)."""
-
-    def wait_for_indexes(
-        self, timeout_s: float, on_progress: Callable[[int, int], None] | None = None
-    ) -> list[str]: ...
 
 
 @dataclass
@@ -140,29 +131,26 @@ class MovieLensImporter:
 
     def _use_bulk(self, ratings: Path) -> bool:
         bulk = self.options.bulk
-        if bulk and self.graph.backend != "falkordb":
+        if bulk and not self.graph.bulk_loads:
             raise ImportDataError(
                 "The bulk path builds an embedded FalkorDB graph; on Neo4j the import uses "
                 "batched MERGE (for very large releases, neo4j-admin import is the fast path)."
             )
         if bulk is None:
-            return self.graph.backend == "falkordb" and (
+            return self.graph.bulk_loads and (
                 readers.count_lines(ratings) > BULK_THRESHOLD or self._graph_is_empty()
             )
         return bulk
 
     def _data_dir(self) -> Path:
-        """Where files about this import go: the embedded graph's data directory, else here."""
-        settings = getattr(self.graph, "settings", None)
-        return Path(getattr(settings, "data_dir", None) or Path.cwd())
+        """Where files about this import go: the graph's data directory, else here."""
+        return Path(self.graph.settings.data_dir or Path.cwd())
 
     def _graph_is_empty(self) -> bool:
         return not self.graph.read("import/any_node")
 
     def _wait_for_indexes(self, graph: Graph) -> None:
         """Return only once lookups and full-text search work, or say in the report why not."""
-        if not isinstance(graph, IndexWaiter):
-            return
         with self._phase("indexes") as stats:
 
             def progress(ready: int, total: int) -> None:
@@ -364,16 +352,8 @@ def import_release(
 ) -> ImportReport:
     """Import into `graph` without the query time limit; snapshots are turned off during the
     writes, then turned on again and the data saved (the append-only file stays on)."""
-    set_snapshots = getattr(graph, "set_snapshots", None)
-    if set_snapshots:
-        set_snapshots(False)
-    try:
-        with graph.unbounded():
-            report = MovieLensImporter(graph, options).run(release, enrich)
-    finally:
-        if set_snapshots:
-            set_snapshots(True)
-            graph.save()  # type: ignore[attr-defined]
+    with graph.bulk_writes(), graph.unbounded():
+        report = MovieLensImporter(graph, options).run(release, enrich)
     if on_graph:
         on_graph(graph)
     return report

@@ -20,7 +20,7 @@ from pydantic import ValidationError
 from semantic_layer.graph import Graph
 from semantic_layer.session import Session
 from semantic_layer.tools import GraphTool, ToolResult, build_tools
-from semantic_layer.users import FIRST_APP_USER_ID
+from semantic_layer.user_policy import is_movielens_user
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +71,7 @@ class ToolBox:
             return self._local_tools
         if user_id not in self._sessions:
             # A MovieLens user named in the tokens file is a read-only demo, as everywhere else.
-            session = Session(user_id=user_id, read_only=user_id < FIRST_APP_USER_ID)
+            session = Session(user_id=user_id, read_only=is_movielens_user(user_id))
             self._sessions[user_id] = self._build(session)
         return self._sessions[user_id]
 

@@ -23,6 +23,10 @@ class GraphQueryError(SemanticLayerError):
     """The database rejected a query."""
 
 
+class BulkLoadError(GraphQueryError):
+    """The database refused to build a graph in bulk, or the build is not the one sent."""
+
+
 class GraphTimeoutError(GraphQueryError):
     """A query ran longer than the query time limit and was stopped."""
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from semantic_layer.errors import SemanticLayerError
@@ -18,10 +19,40 @@ def graph_stats(graph: Graph) -> dict[str, Any]:
     return {"nodes": nodes, "relationships": rels}
 
 
+@dataclass(frozen=True)
+class GraphHealth:
+    """Is the graph reachable and loaded; `detail` says what to do when it is not."""
+
+    reachable: bool
+    movies: int = 0
+    users: int = 0
+    ratings: int = 0
+    detail: str = ""
+
+    @property
+    def loaded(self) -> bool:
+        return self.reachable and self.movies > 0
+
+
+def graph_health(graph: Graph) -> GraphHealth:
+    """The one health check of the graph (the CLI, the MCP server and the UI ask it)."""
+    try:
+        stats = graph_stats(graph)
+    except SemanticLayerError as e:  # unreachable or broken: the error says what to do
+        return GraphHealth(reachable=False, detail=str(e))
+    nodes, rels = stats["nodes"], stats["relationships"]
+    health = GraphHealth(
+        reachable=True,
+        movies=int(nodes.get("Movie", 0)),
+        users=int(nodes.get("User", 0)),
+        ratings=int(rels.get("RATED", 0)),
+    )
+    if health.loaded:
+        return health
+    return GraphHealth(reachable=True, detail=IMPORT_HINT.format(graph=graph.describe()))
+
+
 def graph_problem(graph: Graph) -> str | None:
     """Why questions cannot be answered from `graph` (one sentence), or None when it has movies."""
-    try:
-        movies = int(graph_stats(graph)["nodes"].get("Movie", 0))
-    except SemanticLayerError as e:  # unreachable or broken: the error says what to do
-        return str(e)
-    return None if movies else IMPORT_HINT.format(graph=graph.describe())
+    health = graph_health(graph)
+    return None if health.loaded else health.detail

@@ -27,13 +27,8 @@ def session_for(
     """The session for acting as `user_id`, or `UserIdError` with a sentence saying why not."""
     if user_id is None:
         return Session()
-    check_range(user_id)
-    if user_id < FIRST_APP_USER_ID:
-        if count_ratings(graph, user_id) == 0:
-            raise UserIdError(
-                f"User {user_id} is not in the graph, and ids below {FIRST_APP_USER_ID} belong "
-                f"to MovieLens: {_FRESH}, or pass the id an earlier conversation gave you."
-            )
+    check_known(graph, user_id)
+    if is_movielens_user(user_id):
         return Session(user_id=user_id, read_only=not admin)
     record = user_record(graph, user_id)
     if record is None:
@@ -48,6 +43,21 @@ def session_for(
             "as this user."
         )
     return Session(user_id=user_id)
+
+
+def is_movielens_user(user_id: int) -> bool:
+    """A MovieLens user: read as a demo (a read-only session), never written under their name."""
+    return user_id < FIRST_APP_USER_ID
+
+
+def check_known(graph: Graph, user_id: int) -> None:
+    """`check_range`, and a MovieLens id must have ratings in the graph (an app id may be new)."""
+    check_range(user_id)
+    if is_movielens_user(user_id) and count_ratings(graph, user_id) == 0:
+        raise UserIdError(
+            f"User {user_id} is not in the graph, and ids below {FIRST_APP_USER_ID} belong "
+            f"to MovieLens: {_FRESH}, or pass the id an earlier conversation gave you."
+        )
 
 
 def check_range(user_id: int) -> None:

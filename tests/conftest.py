@@ -100,9 +100,7 @@ def movie_graph(graph_settings: Any, ml_small: Path, enriched_csv: Path) -> Any:
 
 @pytest.fixture
 def writable_graph(movie_graph: Any, graph_settings: Any) -> Any:
-    """A private copy of `movie_graph` (FalkorDB GRAPH.COPY) that a test may change."""
-    import uuid
-
-    graph = movie_graph.copy_to(f"test_{uuid.uuid4().hex[:10]}")
-    yield graph
-    graph.delete_graph()
+    """A private copy of `movie_graph` (`Graph.scratch_copy`) that a test may change."""
+    with movie_graph.scratch_copy("test") as graph:
+        assert graph is not None, "the test graph cannot be copied"
+        yield graph

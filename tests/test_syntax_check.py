@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from semantic_layer.graph.syntax_check import check_text, check_tree, main
+from devtools.syntax_check import check_text, check_tree, main
 
 HERE = Path("query.cypher")
 

@@ -30,7 +30,7 @@ def main(load: Callable[[], Services] = load_services) -> None:
     if not graph.reachable:
         notices.error(graph.detail)
     elif not graph.loaded:
-        notices.warning(health.IMPORT_HINT)
+        notices.warning(graph.detail)
     if services.llm is None:
         notices.error(services.llm_error or "No LLM is configured.")
     notice = st.session_state.pop("notice", None)

@@ -4,39 +4,23 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import streamlit as st
 
 from agent.errors import AgentError
 from agent.llm.base import LLM, LLMHealth
-from semantic_layer.errors import SemanticLayerError
-from semantic_layer.graph_stats import graph_stats
+from semantic_layer.graph_stats import GraphHealth
+from semantic_layer.graph_stats import graph_health as check_graph
 from ui.services import Services
 
-IMPORT_HINT = (
-    "The graph is empty: run `movieagent import` to load MovieLens, then reload this page."
-)
 TTL_S = 30.0
-
-
-@dataclass(frozen=True)
-class GraphHealth:
-    reachable: bool
-    movies: int = 0
-    users: int = 0
-    ratings: int = 0
-    detail: str = ""
-
-    @property
-    def loaded(self) -> bool:
-        return self.reachable and self.movies > 0
 
 
 def graph_health(services: Services) -> GraphHealth:
     if services.graph is None:
         return GraphHealth(reachable=False, detail=services.graph_error or "no graph")
-    return _cached("graph_health", lambda: _graph_health(services))
+    graph = services.graph
+    return _cached("graph_health", lambda: check_graph(graph))
 
 
 def llm_health(services: Services) -> LLMHealth:
@@ -50,22 +34,6 @@ def forget() -> None:
     """Check again on the next run (the reset button)."""
     for key in ("graph_health", "llm_health"):
         st.session_state.pop(f"_health_{key}", None)
-
-
-def _graph_health(services: Services) -> GraphHealth:
-    assert services.graph is not None
-    try:
-        stats = graph_stats(services.graph)
-    except SemanticLayerError as e:
-        return GraphHealth(reachable=False, detail=str(e))
-    nodes, rels = stats["nodes"], stats["relationships"]
-    health = GraphHealth(
-        reachable=True,
-        movies=int(nodes.get("Movie", 0)),
-        users=int(nodes.get("User", 0)),
-        ratings=int(rels.get("RATED", 0)),
-    )
-    return health if health.loaded else GraphHealth(reachable=True, detail=IMPORT_HINT)
 
 
 def _llm_health(llm: LLM) -> LLMHealth:

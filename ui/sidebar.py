@@ -16,11 +16,11 @@ from agent.llm.base import LLMHealth
 from semantic_layer import user_ratings
 from semantic_layer.errors import SemanticLayerError
 from semantic_layer.graph import Graph
+from semantic_layer.graph_stats import GraphHealth
 from semantic_layer.session import Session
 from semantic_layer.users import account_user_id
 from ui import health, state
 from ui.escape import md
-from ui.health import GraphHealth
 from ui.identity import Person
 from ui.services import Services
 

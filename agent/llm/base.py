@@ -30,11 +30,15 @@ class ChatMessage(BaseModel):
     content: str
 
 
+# The longest reply asked of a model, unless MOVIEAGENT_MAX_NEW_TOKENS says otherwise.
+MAX_NEW_TOKENS = 512
+
+
 class LLMRequest(BaseModel):
     messages: list[ChatMessage]
     json_schema: dict[str, Any] | None = None  # constrained decoding; None = free text
     stop: list[str] = Field(default_factory=list)
-    max_new_tokens: int = 512
+    max_new_tokens: int = MAX_NEW_TOKENS
     timeout_s: float = 60.0
 
 

@@ -3,14 +3,51 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from types import TracebackType
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Protocol, Self
 
+from semantic_layer.errors import BulkLoadError
 from semantic_layer.graph.queries import QueryLibrary
+from semantic_layer.settings import GraphSettings
+
+if TYPE_CHECKING:
+    import numpy as np
 
 Row = dict[str, Any]
+
+
+class BulkLoader(Protocol):
+    """Builds a new graph from whole columns and rows of nodes and edges (`Graph.bulk_build`).
+    Node ids are returned in creation order, for the edges that point at them; `created`
+    counts what the database made, per label or relationship type."""
+
+    nodes_created: int
+    edges_created: int
+    created: Counter[str]
+
+    def nodes(
+        self, label: str, properties: Sequence[str], rows: Iterable[Sequence[Any]]
+    ) -> range: ...
+
+    def node_columns(self, label: str, columns: dict[str, np.ndarray]) -> range: ...
+
+    def edges(
+        self,
+        rel_type: str,
+        properties: Sequence[str],
+        rows: Iterable[tuple[int, int, Sequence[Any]]],
+    ) -> None: ...
+
+    def edge_columns(
+        self,
+        rel_type: str,
+        source: np.ndarray,
+        target: np.ndarray,
+        columns: dict[str, np.ndarray] | None = None,
+    ) -> None: ...
 
 
 class Graph(ABC):
@@ -21,6 +58,10 @@ class Graph(ABC):
     """
 
     backend: str
+    settings: GraphSettings
+    # Whether `bulk_build` can build a new graph in bulk (the import's fast path); otherwise
+    # the import writes with batched MERGE.
+    bulk_loads: bool = False
     # Longest a query may run, in ms (None: no limit); a query stopped by it raises
     # `GraphTimeoutError`. Set from `GraphSettings.query_timeout_ms` by the backends.
     timeout_ms: int | None = None
@@ -63,6 +104,42 @@ class Graph(ABC):
 
     def _run_schema(self, name: str) -> None:
         self.write(name)
+
+    def wait_for_indexes(
+        self, timeout_s: float, on_progress: Callable[[int, int], None] | None = None
+    ) -> list[str]:
+        """Wait until every index is usable (databases build them in the background); returns
+        the indexes still building after `timeout_s`, empty when all are ready."""
+        return []
+
+    @contextmanager
+    def bulk_writes(self) -> Iterator[None]:
+        """Many writes in a row (an import): a backend that takes snapshots of its data pauses
+        them inside the block and saves once at its end."""
+        yield
+
+    @contextmanager
+    def scratch_copy(self, prefix: str) -> Iterator[Graph | None]:
+        """A private copy of this graph, named `prefix_<random>`, dropped at the end of the
+        block; None when the backend cannot copy a graph cheaply."""
+        yield None
+
+    def bulk_build(
+        self, suffix: str, on_sent: Callable[[int], None] | None = None
+    ) -> tuple[Graph, BulkLoader]:
+        """A new, empty graph beside this one (this graph's name + `suffix`, anything left
+        under that name is dropped) and the loader that fills it; `replace_with` swaps it in.
+        Only where `bulk_loads` is true."""
+        raise BulkLoadError(f"{self.describe()} cannot be built in bulk: import with MERGE.")
+
+    def replace_with(self, staging: Graph) -> None:
+        """Put the graph `bulk_build` made in this graph's place, in one step."""
+        raise BulkLoadError(f"{self.describe()} cannot swap in a graph built in bulk.")
+
+    def fulltext_query(self, words: list[str], *, any_word: bool) -> str:
+        """The full-text index query matching all `words` (or any, with `any_word`), each
+        fuzzy where it is long enough to be misspelt. Words are letters and digits only."""
+        raise NotImplementedError(f"{type(self).__name__} has no full-text index syntax")
 
     @abstractmethod
     def _run(self, text: str, params: dict[str, Any], *, write: bool) -> list[Row]:

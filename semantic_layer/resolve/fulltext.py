@@ -1,8 +1,8 @@
 """Full-text queries for misspellings, built only from words: user text is never query syntax.
 
-FalkorDB's index speaks RediSearch (fuzzy `%word%`, `|` for or); Neo4j's speaks Lucene
-(fuzzy `word~`, or by default). Words come from `title_words`/`normalize_name`, which keep
-letters and digits only, so no operator, quote or bracket can reach the index.
+Each backend writes the index query in its own syntax (`Graph.fulltext_query`). Words come from
+`title_words`/`normalize_name`, which keep letters and digits only, so no operator, quote or
+bracket can reach the index.
 """
 
 from __future__ import annotations
@@ -61,19 +61,10 @@ def words(normalized: str) -> list[str]:
     return kept[:MAX_WORDS]
 
 
-def fulltext_query(normalized: str, backend: str, *, any_word: bool = False) -> str | None:
+def fulltext_query(normalized: str, graph: Reader, *, any_word: bool = False) -> str | None:
     """The index query for these words (all of them, or any with `any_word`); None if no word."""
     terms = words(normalized)
-    if not terms:
-        return None
-    if backend == "neo4j":
-        parts = [f"{w}~" if len(w) >= 4 and not w.isdigit() else w for w in terms]
-        joiner = " OR " if any_word else " AND "
-        return joiner.join(parts)
-    parts = [
-        f"%{w}%" if len(w) >= 4 and not w.isdigit() else w for w in terms
-    ]  # RediSearch: distance-1 fuzzy for words long enough to misspell
-    return ("|" if any_word else " ").join(parts)
+    return graph.fulltext_query(terms, any_word=any_word) if terms else None
 
 
 def search(
@@ -84,7 +75,7 @@ def search(
     A query the index cannot parse finds nothing rather than failing the tool.
     """
     for any_word in (False, True):
-        query = fulltext_query(normalized, graph.backend, any_word=any_word)
+        query = fulltext_query(normalized, graph, any_word=any_word)
         if query is None:
             return []
         try:

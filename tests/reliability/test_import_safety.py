@@ -38,7 +38,7 @@ def test_a_write_during_the_build_shifts_no_rating(
 ) -> None:
     """A write that lands between two GRAPH.BULK batches used to take a node id of the graph
     being built, and every MovieLens user then held the next user's ratings."""
-    from data_import.bulk_loader import BulkLoader
+    from semantic_layer.graph.falkordb_bulk import BulkLoader
 
     send = BulkLoader._send
     graph = connect(imported)
@@ -60,7 +60,8 @@ def test_a_build_whose_node_ids_shifted_is_never_swapped_in(
 ) -> None:
     """Even a write into the private graph itself (nothing does that) cannot corrupt: the
     build checks the node ids it assumed and leaves the graph as it was."""
-    from data_import.bulk_loader import BulkLoader, BulkLoadError
+    from semantic_layer.errors import BulkLoadError
+    from semantic_layer.graph.falkordb_bulk import BulkLoader
 
     send = BulkLoader._send
 

@@ -1,4 +1,5 @@
-"""Send nodes and edges to a new FalkorDB graph through `GRAPH.BULK`, in bounded batches."""
+"""Send nodes and edges to a new FalkorDB graph through `GRAPH.BULK`, in bounded batches
+(`FalkorGraph.bulk_build` hands one out; the import's bulk writer fills it)."""
 
 from __future__ import annotations
 
@@ -8,14 +9,17 @@ from typing import Any
 
 import numpy as np
 
-from data_import.bulk_format import blob_header, encode_edge, encode_node, numeric_records
-from data_import.errors import ImportDataError
+from semantic_layer.errors import BulkLoadError
+from semantic_layer.graph.falkordb_bulk_format import (
+    blob_header,
+    encode_edge,
+    encode_node,
+    numeric_records,
+)
 
 MAX_BATCH_BYTES = 32 << 20  # well under Redis's 512 MB argument limit
 
-
-class BulkLoadError(ImportDataError):
-    """FalkorDB refused a GRAPH.BULK batch."""
+__all__ = ["BulkLoadError", "BulkLoader"]
 
 
 class BulkLoader:

@@ -1,6 +1,6 @@
 """Syntax-check the Neo4j-facing Cypher files without a Neo4j server.
 
-    python -m semantic_layer.graph.syntax_check cypher
+    python -m devtools.syntax_check cypher
 
 Every `.cypher` file under the folder is checked, except those under `falkordb/` (FalkorDB
 dialect, run by the tests on the embedded FalkorDB). Leading `//` comment lines (a declared

@@ -1,0 +1,1 @@
+"""Developer tools: checks run by `make`, never imported by the app."""
