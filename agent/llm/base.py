@@ -21,6 +21,8 @@ from pydantic import BaseModel, Field
 from agent.errors import AgentError
 
 Role = Literal["user", "assistant"]
+#: which tools a natively tool-calling server may pick this step (OpenAI's `tool_choice`)
+ToolChoice = Literal["auto", "required", "none"]
 
 
 class ChatMessage(BaseModel):
@@ -30,9 +32,21 @@ class ChatMessage(BaseModel):
     content: str
 
 
+class ToolSpec(BaseModel):
+    """A tool as a natively tool-calling server gets it (OpenAI's `tools` entry)."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any]  # the input model's JSON schema
+
+
 class LLMRequest(BaseModel):
     messages: list[ChatMessage]
     json_schema: dict[str, Any] | None = None  # constrained decoding; None = free text
+    #: the tools, for backends in native tool-calling mode; the others ignore them (the prompt
+    #: describes the tools too)
+    tools: list[ToolSpec] = Field(default_factory=list)
+    tool_choice: ToolChoice = "auto"
     stop: list[str] = Field(default_factory=list)
     max_new_tokens: int = 512
     timeout_s: float = 60.0
