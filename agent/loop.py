@@ -44,6 +44,7 @@ from agent.llm.base import (
     TokenUsage,
     estimate_tokens,
 )
+from agent.llm.native_tools import tool_specs
 from agent.parsing import Answer, Malformed, ToolCall, parse_step
 from agent.prompt import ReactPrompt, ScratchpadStep, normalize_history
 from agent.result import AgentResult, LLMCall, StopReason, Timings, ToolStep
@@ -87,6 +88,7 @@ class Agent:
         self._prompt = ReactPrompt(list(tools))
         self._schema = step_schema(list(tools))
         self._final_schema = step_schema(list(tools), final_only=True)
+        self._tool_specs = tool_specs(list(tools))  # for backends that call tools natively
         # With `tool_first`, the first step's grammar admits only a tool call (smalltalk included),
         # so even a small model answers from what the graph returned.
         self._first_schema = (
@@ -145,12 +147,15 @@ class Agent:
     def _call_llm(
         self, run: _Run, step: int, final_only: bool, answer_stream: FinalAnswerStream
     ) -> Generator[AgentEvent, None, tuple[str, LLMCall]]:
+        first = self._first_schema is not None
         request = LLMRequest(
             messages=self._prompt.messages(run.question, run.history, run.scratchpad, final_only),
             json_schema=self._step_schema(step, final_only) if self.grammar else None,
             stop=STOP_SEQUENCES,
             max_new_tokens=self.max_new_tokens,
             timeout_s=self.call_timeout_s,
+            tools=self._tool_specs,
+            tool_choice="none" if final_only else "required" if step == 1 and first else "auto",
         )
         for attempt in range(1, self.max_retries + 2):
             started = time.perf_counter()

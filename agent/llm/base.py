@@ -21,6 +21,8 @@ from pydantic import BaseModel, Field
 from agent.errors import AgentError
 
 Role = Literal["user", "assistant"]
+#: which tools a natively tool-calling server may pick this step (OpenAI's `tool_choice`)
+ToolChoice = Literal["auto", "required", "none"]
 
 
 class ChatMessage(BaseModel):
@@ -34,9 +36,21 @@ class ChatMessage(BaseModel):
 MAX_NEW_TOKENS = 512
 
 
+class ToolSpec(BaseModel):
+    """A tool as a natively tool-calling server gets it (OpenAI's `tools` entry)."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any]  # the input model's JSON schema
+
+
 class LLMRequest(BaseModel):
     messages: list[ChatMessage]
     json_schema: dict[str, Any] | None = None  # constrained decoding; None = free text
+    #: the tools, for backends in native tool-calling mode; the others ignore them (the prompt
+    #: describes the tools too)
+    tools: list[ToolSpec] = Field(default_factory=list)
+    tool_choice: ToolChoice = "auto"
     stop: list[str] = Field(default_factory=list)
     max_new_tokens: int = MAX_NEW_TOKENS
     timeout_s: float = 60.0

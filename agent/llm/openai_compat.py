@@ -7,6 +7,10 @@ OpenAI's `json_schema`. A server that turns the shape down (400/422 naming it) i
 with the next shape, then without; going without is logged once and reported by `health()`
 (`LLMHealth.unconstrained`), which the CLI and the UI show. The model name is
 `MOVIEAGENT_LLM_MODEL`, else the first one that `GET {base}/models` lists.
+
+With `?tools=native` the tools go out as OpenAI `tools`/`tool_choice` and the reply's
+`tool_calls` come back as the loop's JSON step (`agent/llm/native_tools.py`); a server that
+turns `tools` down gets JSON ReAct with the step grammar from then on, said once.
 """
 
 from __future__ import annotations
@@ -20,12 +24,13 @@ import httpx
 from agent.errors import AgentError, LLMUnavailableError
 from agent.llm.base import LLM, LLMChunk, LLMHealth, LLMRequest, LLMTransientError, TokenUsage
 from agent.llm.http_errors import from_status, is_connection_failure
+from agent.llm.native_tools import NativeReply, ToolMode, tools_body
 from agent.llm.response_format import (
     FALLBACK,
     GrammarShape,
     is_tgi_info,
     response_format,
-    split_grammar,
+    split_spec,
 )
 from agent.llm.sse import error_body, events
 from semantic_layer.text_safety import clean_text
@@ -39,6 +44,8 @@ START_HINT = (
 )
 #: words in a 400/422 reply that say the schema, not the prompt, was turned down
 _GRAMMAR_WORDS = ("response_format", "grammar", "json_schema", "guided")
+#: words in a 400/422 reply that say the tools were turned down
+_TOOL_WORDS = ("tool", "function")
 
 
 class OpenAICompatLLM(LLM):
@@ -53,8 +60,13 @@ class OpenAICompatLLM(LLM):
         timeout_s: float = 60.0,
         http: httpx.Client | None = None,
         grammar: GrammarShape | None = None,
+        tools: ToolMode | None = None,
     ) -> None:
-        self.url, stated = split_grammar(url)
+        self.url, stated, stated_tools = split_spec(url)
+        #: "native": tools go out as OpenAI `tools` (until the server turns them down)
+        self.tool_mode: ToolMode = tools or stated_tools or "react"
+        #: a sentence for the UI once native tool calling had to be given up
+        self.tool_note = ""
         self._model = model
         self._shape: GrammarShape | None = grammar or stated
         self._stated = self._shape is not None
@@ -64,6 +76,8 @@ class OpenAICompatLLM(LLM):
         self.unconstrained = ""
         if self._shape == "none":  # asked for: the CLI and the UI say it, no warning needed
             self._go_without("the spec says grammar=none", level=logging.INFO)
+        elif self.tool_mode == "native":
+            self._native_note()
 
     def describe(self) -> str:
         return f"OpenAI-compatible server at {self.url}"
@@ -87,7 +101,11 @@ class OpenAICompatLLM(LLM):
                 reachable=False, detail=f"nothing answers at {self.url}: {self.start_hint}. ({e})"
             )
         return LLMHealth(
-            reachable=True, model=model, detail=self.describe(), unconstrained=self.unconstrained
+            reachable=True,
+            model=model,
+            detail=self.describe(),
+            unconstrained=self.unconstrained,
+            note=self.tool_note,
         )
 
     def grammar_shape(self) -> GrammarShape:
@@ -110,13 +128,19 @@ class OpenAICompatLLM(LLM):
             body = self._body(request, shape)
             url = f"{self.url}/chat/completions"
             with self._http.stream("POST", url, json=body, timeout=request.timeout_s) as response:
-                if response.status_code in (400, 422) and "response_format" in body:
+                if response.status_code in (400, 422) and (
+                    "response_format" in body or "tools" in body
+                ):
                     detail, _ = error_body(response)
+                    if "tools" in body and any(w in detail.lower() for w in _TOOL_WORDS):
+                        self._tools_refused(detail)
+                        continue
                     if any(word in detail.lower() for word in _GRAMMAR_WORDS):
                         self._refused(shape, detail)
                         continue
                     raise from_status(response.status_code, self.describe(), detail)
-                yield from _chunks(response, self.describe())
+                native = NativeReply() if "tools" in body else None
+                yield from _chunks(response, self.describe(), native)
                 return
 
     def _refused(self, shape: GrammarShape, detail: str) -> None:
@@ -126,6 +150,25 @@ class OpenAICompatLLM(LLM):
         if following == "none":
             reason = " ".join(detail.split())[:200]
             self._go_without(f"{self.describe()} turned the step grammar down ({reason})")
+
+    def _native_note(self) -> None:
+        # the step grammar would keep the model from calling tools natively: it goes unsent
+        self.unconstrained = (
+            "Native tool calling (tools=native): the server's tool parser reads the tool calls "
+            "and replies are not held to the step grammar; the parser checks each reply instead."
+        )
+        log.info("%s", self.unconstrained)
+
+    def _tools_refused(self, detail: str) -> None:
+        reason = " ".join(detail.split())[:200]
+        self.tool_mode = "react"
+        self.unconstrained = ""
+        self.tool_note = (
+            f"{self.describe()} turned native tool calling down ({reason}); the agent writes "
+            "JSON ReAct steps instead. For vLLM, start it with --enable-auto-tool-choice "
+            "--tool-call-parser NAME."
+        )
+        log.warning("%s", self.tool_note)
 
     def _go_without(self, reason: str, level: int = logging.WARNING) -> None:
         self.supports_grammar = False
@@ -147,7 +190,9 @@ class OpenAICompatLLM(LLM):
         }
         if request.stop:
             body["stop"] = [clean_text(s) for s in request.stop]
-        if request.json_schema is not None:
+        if self.tool_mode == "native" and request.tools:
+            body.update(tools_body(request))
+        elif request.json_schema is not None:
             grammar = response_format(shape, request.json_schema)
             if grammar is not None:
                 body["response_format"] = grammar
@@ -163,7 +208,9 @@ class OpenAICompatLLM(LLM):
         return self._model
 
 
-def _chunks(response: httpx.Response, what: str) -> Iterator[LLMChunk]:
+def _chunks(
+    response: httpx.Response, what: str, native: NativeReply | None = None
+) -> Iterator[LLMChunk]:
     if response.status_code >= 400:
         message, _ = error_body(response)
         raise from_status(response.status_code, what, message)
@@ -178,8 +225,12 @@ def _chunks(response: httpx.Response, what: str) -> Iterator[LLMChunk]:
                 completion_tokens=event["usage"].get("completion_tokens") or 0,
             )
         for choice in event.get("choices") or []:
-            text = (choice.get("delta") or {}).get("content") or ""
+            delta = choice.get("delta") or {}
+            text = native.feed(delta) if native else delta.get("content") or ""
             if text:
                 yield LLMChunk(text=clean_text(text))
             finish = choice.get("finish_reason") or finish
+    tail = native.finish() if native else ""
+    if tail:
+        yield LLMChunk(text=clean_text(tail))
     yield LLMChunk(finish_reason=finish or "stop", usage=usage)

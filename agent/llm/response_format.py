@@ -8,7 +8,8 @@
 - `none`: no constrained decoding; the parser does all the work.
 
 The spec may name the shape (`openai+http://host:8000/v1?grammar=tgi`); otherwise the backend
-asks the server once: TGI answers `GET /info` with its `model_id` and `router`.
+asks the server once: TGI answers `GET /info` with its `model_id` and `router`. The spec's other
+option, `tools=native`, sends the tools as OpenAI `tools` instead (`agent/llm/native_tools.py`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any, Literal, cast, get_args
 from urllib.parse import parse_qs, urlsplit, urlunsplit
 
 from agent.errors import LLMConfigurationError
+from agent.llm.native_tools import TOOL_MODES, ToolMode
 
 GrammarShape = Literal["json_schema", "tgi", "json_object", "none"]
 SHAPES: tuple[str, ...] = get_args(GrammarShape)
@@ -35,23 +37,28 @@ def response_format(shape: GrammarShape, schema: dict[str, Any]) -> dict[str, An
     return None
 
 
-def split_grammar(url: str) -> tuple[str, GrammarShape | None]:
-    """`http://h/v1?grammar=tgi` -> (`http://h/v1`, "tgi"); no query -> (url, None)."""
+def split_spec(url: str) -> tuple[str, GrammarShape | None, ToolMode | None]:
+    """`http://h/v1?grammar=tgi&tools=native` -> (`http://h/v1`, "tgi", "native"); an option
+    left out is None."""
     parts = urlsplit(url)
     query = parse_qs(parts.query)
     base = urlunsplit(parts._replace(query="", fragment="")).rstrip("/")
-    values = query.pop("grammar", [])
+    grammar, tools = query.pop("grammar", []), query.pop("tools", [])
     if query:
         raise LLMConfigurationError(
-            f"{url!r}: the only option after '?' is grammar=, one of {', '.join(SHAPES)}."
+            f"{url!r}: the options after '?' are grammar=, one of {', '.join(SHAPES)}, "
+            f"and tools=, one of {', '.join(TOOL_MODES)}."
         )
-    if not values:
-        return base, None
-    if values[-1] not in SHAPES:
+    if grammar and grammar[-1] not in SHAPES:
         raise LLMConfigurationError(
-            f"{url!r}: grammar={values[-1]!r} is not one of {', '.join(SHAPES)}."
+            f"{url!r}: grammar={grammar[-1]!r} is not one of {', '.join(SHAPES)}."
         )
-    return base, cast(GrammarShape, values[-1])
+    if tools and tools[-1] not in TOOL_MODES:
+        raise LLMConfigurationError(
+            f"{url!r}: tools={tools[-1]!r} is not one of {', '.join(TOOL_MODES)}."
+        )
+    shape = cast(GrammarShape, grammar[-1]) if grammar else None
+    return base, shape, cast(ToolMode, tools[-1]) if tools else None
 
 
 def is_tgi_info(info: object) -> bool:

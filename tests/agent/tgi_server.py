@@ -7,7 +7,11 @@ Qwen's ChatML, by `model_id`), takes a grammar only as `{"type": "json", "value"
 turns OpenAI's `json_schema` shape down with a 422.
 
 `VLLMServer`: no `/info`; `/v1/chat/completions` takes OpenAI's `json_schema` shape (and
-`json_object`) and turns TGI's shape down with a 400, as vLLM's request validation does.
+`json_object`) and turns TGI's shape down with a 400, as vLLM's request validation does. It takes
+OpenAI `tools` when started with a tool parser (`tool_parser=True`, as `vllm serve
+--enable-auto-tool-choice --tool-call-parser hermes`), else turns `tool_choice: auto` down with
+vLLM's 400; a scripted `ToolCalls` reply streams as vLLM streams `tool_calls` deltas (id and
+name first, then the arguments in fragments, `finish_reason: "tool_calls"`).
 
 Replies come from a queue: a string is generated text; an `int` (or `(status, message)`) is an
 HTTP error with the server's error body. Every request is recorded, with the prompt the
@@ -19,11 +23,23 @@ from __future__ import annotations
 import json
 import re
 import threading
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, ClassVar
 
 MODEL_ID = "mistralai/Mixtral-8x7B-Instruct-v0.1"
 QWEN_ID = "Qwen/Qwen2.5-7B-Instruct"
+
+
+@dataclass(frozen=True)
+class ToolCalls:
+    """A scripted reply that calls tools: `(name, arguments as JSON text)` pairs."""
+
+    calls: tuple[tuple[str, str], ...]
+    content: str = ""
+
+
+Reply = str | int | tuple[int, str] | ToolCalls
 
 
 class TGIServer:
@@ -32,7 +48,7 @@ class TGIServer:
     def __init__(self, model_id: str = MODEL_ID, grammar: bool = True) -> None:
         self.model_id = model_id
         self.grammar = grammar  # False: as if started with --disable-grammar-support
-        self.replies: list[str | int | tuple[int, str]] = []
+        self.replies: list[Reply] = []
         self.requests: list[tuple[str, dict[str, Any]]] = []
         self.rendered: list[str] = []  # each chat request's prompt, in the served template
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
@@ -45,7 +61,7 @@ class TGIServer:
         host, port = self._server.server_address[:2]
         return f"http://{host!s}:{port}"
 
-    def enqueue(self, *replies: str | int | tuple[int, str]) -> None:
+    def enqueue(self, *replies: Reply) -> None:
         self.replies.extend(replies)
 
     def posted(self, path: str) -> list[dict[str, Any]]:
@@ -59,7 +75,7 @@ class TGIServer:
         self._server.shutdown()
         self._server.server_close()
 
-    def next_reply(self) -> str | int | tuple[int, str]:
+    def next_reply(self) -> Reply:
         return self.replies.pop(0) if self.replies else 500
 
     def info(self) -> dict[str, Any] | None:
@@ -83,6 +99,9 @@ class TGIServer:
             return 422, "Grammar and tools are not supported by this model"
         return None
 
+    def tools_refusal(self, body: dict[str, Any]) -> tuple[int, str] | None:
+        return None
+
     def render(self, messages: list[dict[str, str]]) -> str:
         """The served model's chat template, as the real server applies it."""
         if self.model_id.startswith("Qwen/"):
@@ -96,6 +115,19 @@ class TGIServer:
 
 class VLLMServer(TGIServer):
     kind: ClassVar[str] = "vllm"
+
+    def __init__(self, model_id: str = MODEL_ID, tool_parser: bool = True) -> None:
+        super().__init__(model_id)
+        self.tool_parser = tool_parser
+
+    def tools_refusal(self, body: dict[str, Any]) -> tuple[int, str] | None:
+        if body.get("tool_choice") == "auto" and not self.tool_parser:
+            return (
+                400,
+                '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser '
+                "to be set",
+            )
+        return None
 
     def info(self) -> dict[str, Any] | None:
         return None  # vLLM has no /info
@@ -146,6 +178,8 @@ def _handler(server: TGIServer) -> type[BaseHTTPRequestHandler]:
                     if "response_format" in body
                     else None
                 )
+                if refusal is None and "tools" in body:
+                    refusal = server.tools_refusal(body)
                 if refusal is not None:
                     self._error(*refusal)
                     return
@@ -156,7 +190,9 @@ def _handler(server: TGIServer) -> type[BaseHTTPRequestHandler]:
             if isinstance(reply, tuple):
                 self._error(*reply)
                 return
-            if self.path == "/v1/chat/completions":
+            if isinstance(reply, ToolCalls):
+                self._stream_tool_calls(reply)
+            elif self.path == "/v1/chat/completions":
                 self._stream_openai(reply, len(tokens(server.rendered[-1])))
             elif self.path == "/generate":
                 details = {"finish_reason": "eos_token", "generated_tokens": len(tokens(reply))}
@@ -202,6 +238,29 @@ def _handler(server: TGIServer) -> type[BaseHTTPRequestHandler]:
             self._event({"object": "chat.completion.chunk", "choices": [done]})
             usage = {"prompt_tokens": prompt_tokens, "completion_tokens": len(tokens(reply))}
             self._event({"object": "chat.completion.chunk", "choices": [], "usage": usage})
+            self.wfile.write(b"data: [DONE]\n\n")
+
+        def _stream_tool_calls(self, reply: ToolCalls) -> None:
+            self._start_events()
+            for piece in tokens(reply.content):
+                choice = {"index": 0, "delta": {"content": piece}}
+                self._event({"object": "chat.completion.chunk", "choices": [choice]})
+            for index, (name, arguments) in enumerate(reply.calls):
+                opening = {
+                    "index": index,
+                    "id": f"chatcmpl-tool-{index}",
+                    "type": "function",
+                    "function": {"name": name, "arguments": ""},
+                }
+                deltas = [opening] + [
+                    {"index": index, "function": {"arguments": arguments[i : i + 5]}}
+                    for i in range(0, len(arguments), 5)
+                ]
+                for delta in deltas:
+                    choice = {"index": 0, "delta": {"tool_calls": [delta]}}
+                    self._event({"object": "chat.completion.chunk", "choices": [choice]})
+            done = {"index": 0, "delta": {}, "finish_reason": "tool_calls"}
+            self._event({"object": "chat.completion.chunk", "choices": [done]})
             self.wfile.write(b"data: [DONE]\n\n")
 
         def _start_events(self) -> None:
