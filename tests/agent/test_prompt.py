@@ -20,8 +20,10 @@ def test_first_turn_holds_instructions_tools_and_question(tools: list[ScriptedTo
     messages = ReactPrompt(tools).messages("Wer führte bei Heat Regie?")
     assert roles(messages) == "u"
     text = messages[0].content
-    assert "recommender - Recommends movies" in text
-    assert "'enum': ['Comedy', 'Drama', 'Crime']" in text  # enums rendered, not $ref
+    assert "- recommender: Recommends movies" in text
+    assert 'genre (one of "Comedy", "Drama", "Crime", optional)' in text  # enums inlined
+    assert 'entity_type (one of "movie", "person", default "movie")' in text
+    assert "entity (string): A movie title or a person's name." in text
     assert "same language as the question" in text
     assert text.endswith("Question: Wer führte bei Heat Regie?")
 
