@@ -16,7 +16,7 @@ from typing import Any
 
 from semantic_layer.tools.result import ToolResult
 
-OBSERVATION_TOKENS = 450  # the default budget of one Observation
+OBSERVATION_TOKENS = 350  # the default budget of one Observation (prefill is the cost)
 CHARS_PER_TOKEN = 3  # conservative for JSON full of names: real tokenizers do 3.3 to 4
 _ID_KEY = re.compile(r"(?:^id$|Id$|_id$|Ids$|_ids$)")
 

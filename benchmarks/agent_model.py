@@ -83,11 +83,13 @@ class Row:
     answer: str = ""
 
 
-def run_question(llm: TimedLLM, tools: Sequence[BaseTool], question: Any, max_steps: int) -> Row:
+def run_question(
+    llm: TimedLLM, tools: Sequence[BaseTool], question: Any, settings: Any, max_steps: int
+) -> Row:
+    from agent.build import build_agent
     from agent.events import AnswerToken, FinalAnswer
-    from agent.loop import Agent
 
-    agent = Agent(llm, tools, max_steps=max_steps)
+    agent = build_agent(llm, tools, settings, max_steps=max_steps)
     history = [ChatMessage(role=t.role, content=t.content) for t in question.history]
     llm.first_chunk_s = []
     row = Row(id=question.id)
@@ -97,7 +99,7 @@ def run_question(llm: TimedLLM, tools: Sequence[BaseTool], question: Any, max_st
             row.first_token_s = round(time.perf_counter() - started, 2)
         if isinstance(event, FinalAnswer):
             result = event.result
-            row.tools = [s.tool for s in result.steps]
+            row.tools = [f"{s.tool}{json.dumps(s.input, ensure_ascii=False)}" for s in result.steps]
             row.llm_calls = len(result.llm_calls)
             row.prompt_tokens = result.prompt_tokens
             row.completion_tokens = result.completion_tokens
@@ -150,12 +152,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     wanted = args.ids.split(",") if args.ids else list(DEFAULT_IDS)
     by_id = {q.id: q for q in load_questions(args.set).questions}
     questions = [by_id[i] for i in wanted]
-    llm = TimedLLM(build_llm(LLMSettings.from_env(spec=args.llm)))
+    settings = LLMSettings.from_env(spec=args.llm)  # MOVIEAGENT_LLM_TIMEOUT applies
+    llm = TimedLLM(build_llm(settings))
     rows: list[Row] = []
     with connect() as graph, scratch_graph(graph) as scratch:
         tools = session_tools(scratch, Session(user_id=EVAL_USER_BASE - 1))
         started = time.perf_counter()
-        warm = Agent(llm, tools)
+        warm = Agent(llm, tools, call_timeout_s=settings.timeout_s)
         if hasattr(warm, "warm_up"):
             warm.warm_up()
         else:  # an agent without warm_up: one throwaway question fills the cache
@@ -164,10 +167,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         for n, question in enumerate(questions):
             tools = session_tools(scratch, Session(user_id=EVAL_USER_BASE + n))
             store_ratings(tools, question.ratings)
-            row = run_question(llm, tools, question, args.max_steps)
+            row = run_question(llm, tools, question, settings, args.max_steps)
             rows.append(row)
             print(
-                f"{row.id:28} calls={row.llm_calls} tools={','.join(row.tools) or '-':24} "
+                f"{row.id:28} calls={row.llm_calls} tools={' '.join(row.tools) or '-'} "
                 f"prompt={row.prompt_tokens:5} completion={row.completion_tokens:4} "
                 f"prefill_s={row.first_chunk_s} first_token_s={row.first_token_s} "
                 f"wall_s={row.wall_s} {row.ending}",
