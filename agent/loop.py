@@ -100,7 +100,7 @@ class Agent:
         self.observation_tokens = observation_tokens
         self._sleep = sleep
         self._thought = thought
-        self._prompt = ReactPrompt(list(tools), thought=thought)
+        self._prompt = ReactPrompt(list(tools))
         self._schemas: dict[frozenset[str], dict[str, Any]] = {}
         self._final_schema = step_schema(list(tools), final_only=True, thought=thought)
         # With `tool_first`, the first step's grammar admits only a tool call (smalltalk included),
@@ -153,7 +153,12 @@ class Agent:
             if isinstance(parsed, Answer):
                 if not answer_stream.active:
                     yield from _tokens(parsed.text)
-                run.finish(parsed.text, "answer")
+                answer = parsed.text
+                missing = self._unnamed_candidates(run, answer)
+                if missing:  # the user must see the choices, whatever the model wrote
+                    yield from _tokens(f" {missing}")
+                    answer = f"{answer} {missing}"
+                run.finish(answer, "answer")
                 return
             if isinstance(parsed, Malformed):
                 yield self._correct(run, step, text, parsed)
@@ -314,6 +319,14 @@ class Agent:
         )
         run.steps.append(record)
         yield ToolCallEvent(**dict(record))
+
+    def _unnamed_candidates(self, run: _Run, answer: str) -> str | None:
+        """The "which one?" sentence, when candidates are pending and the answer omits some."""
+        named = all((str(c.year) if c.year else c.label) in answer for c in run.candidates)
+        if not run.candidates or named:
+            return None
+        options = ", ".join(c.label for c in run.candidates)
+        return default_answer("candidates", run.question, options=options)
 
     def _default_answer(self, run: _Run) -> str:
         if run.candidates:

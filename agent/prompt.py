@@ -78,6 +78,7 @@ def _templates(directory: Path = PROMPTS_DIR) -> dict[str, PromptTemplate]:
         "instructions": PromptTemplate.load("instructions", {"tools", "tool_names"}, directory),
         "question": PromptTemplate.load("question", {"question"}, directory),
         "context": PromptTemplate.load("context", {"entities"}, directory),
+        "history": PromptTemplate.load("history", {"turns"}, directory),
         "observation": PromptTemplate.load("observation", {"observation"}, directory),
         "final_only": PromptTemplate.load("final_only", {"observation"}, directory),
         **{
@@ -108,12 +109,9 @@ class ScratchpadStep:
 class ReactPrompt:
     """Renders the tools once, then builds the message list for each model call."""
 
-    def __init__(
-        self, tools: Sequence[BaseTool], directory: Path = PROMPTS_DIR, *, thought: bool = True
-    ) -> None:
+    def __init__(self, tools: Sequence[BaseTool], directory: Path = PROMPTS_DIR) -> None:
         self._templates = _templates(directory)
         self._tool_names = names = ", ".join(t.name for t in tools)
-        self._thought = thought
         self._instructions = self._templates["instructions"].format(
             tools="\n".join(describe_tool(tool) for tool in tools), tool_names=names
         )
@@ -133,12 +131,16 @@ class ReactPrompt:
         turns = _alternating(history)[-2 * HISTORY_TURNS :]
         messages: list[ChatMessage] = []
         about: list[str] = []
+        lines: list[str] = []
         for user, assistant in zip(turns[::2], turns[1::2], strict=True):
             answer, entities = split_remembered(assistant.content)
             about = entities or about  # the latest turn that resolved something
-            messages.append(self._question(user.content))
-            messages.append(ChatMessage(role="assistant", content=self._final(answer)))
-        messages.append(self._question(question, about))
+            lines += [f"User: {_one_line(user.content)}", f"You: {_one_line(answer)}"]
+        current = self._question(question, about)
+        if lines:  # as context, not as replies: a small model copies direct answers
+            earlier = self._templates["history"].format(turns="\n".join(lines))
+            current = ChatMessage(role="user", content=f"{earlier}\n\n{current.content}")
+        messages.append(current)
         for i, step in enumerate(scratchpad):
             last = final_only and i == len(scratchpad) - 1
             template = self._templates["final_only" if last else "observation"]
@@ -163,8 +165,9 @@ class ReactPrompt:
             content = f"{context}\n{content}"
         return ChatMessage(role="user", content=content)
 
-    def _final(self, answer: str) -> str:
-        return final_blob(answer) if self._thought else final_blob(answer, thought=None)
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
 
 
 def describe_tool(tool: BaseTool) -> str:

@@ -170,3 +170,11 @@ def test_usage_after_the_object_is_still_read(tools: list[ScriptedTool]) -> None
     result = Agent(Counted(), tools).ask("hi")
     assert result.llm_calls[0].prompt_tokens == 7 and not result.llm_calls[0].estimated_tokens
     assert json.loads(result.llm_calls[0].completion)["action_input"] == "ok"
+
+
+def test_pending_candidates_are_named_in_the_answer(tools: list[ScriptedTool]) -> None:
+    tools[1].results.append(casino_candidates())
+    llm = ScriptedLLM(call("information", entity="Casino"), final("Which one do you mean?"))
+    result = Agent(llm, tools).ask("Who directed Casino?")
+    assert result.answer.startswith("Which one do you mean? Several titles match:")
+    assert "Casino (1995)" in result.answer and "Casino Royale (2006)" in result.answer
