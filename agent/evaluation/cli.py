@@ -62,8 +62,18 @@ def eval_command(
     spread: Annotated[
         bool, typer.Option("--spread", help="Round-robin over categories (for partial runs).")
     ] = False,
+    outcomes: Annotated[
+        Path | None,
+        typer.Option(
+            "--outcomes",
+            help="Run nothing: report on an outcomes.jsonl of an earlier (or cut-short) run.",
+        ),
+    ] = None,
 ) -> None:
     """Measure tool choice, arguments, facts, parse failures, cost and latency on a question set."""
+    if outcomes is not None:
+        _report_outcomes(set_path, outcomes, as_json)
+        return
     try:
         questions = _select(load_questions(set_path).questions, category, limit)
         questions = round_robin(questions) if spread else questions
@@ -139,6 +149,36 @@ def _run_all(
         err.print(f"[red]error:[/red] {e}")
         raise typer.Exit(1) from e
     return runs
+
+
+def _report_outcomes(set_path: Path, path: Path, as_json: bool) -> None:
+    """The report for the questions that every subject in `path` finished."""
+    try:
+        questions = load_questions(set_path).questions
+        lines = path.read_text(encoding="utf-8").splitlines()
+        runs = finished_by_all([Outcome.model_validate_json(line) for line in lines if line])
+    except (QuestionSetError, OSError, ValueError) as e:
+        err.print(f"[red]error:[/red] {e}")
+        raise typer.Exit(2) from e
+    done = {o.id for o in next(iter(runs.values()), [])}
+    chosen = [q for q in questions if q.id in done]
+    meta = {"set": str(set_path), "questions": len(chosen), "outcomes": str(path)}
+    report = build_report(chosen, {n: _ordered(o, chosen) for n, o in runs.items()}, meta)
+    typer.echo(json.dumps(report, indent=2, default=str) if as_json else markdown(report))
+
+
+def finished_by_all(outcomes: list[Outcome]) -> dict[str, list[Outcome]]:
+    """Outcomes per subject, kept only for the questions that every subject finished."""
+    runs: dict[str, dict[str, Outcome]] = {}
+    for outcome in outcomes:
+        runs.setdefault(outcome.subject, {})[outcome.id] = outcome
+    common = set.intersection(*(set(r) for r in runs.values())) if runs else set()
+    return {name: [o for i, o in r.items() if i in common] for name, r in runs.items()}
+
+
+def _ordered(outcomes: list[Outcome], questions: list[Question]) -> list[Outcome]:
+    by_id = {o.id: o for o in outcomes}
+    return [by_id[q.id] for q in questions]
 
 
 def round_robin(questions: list[Question]) -> list[Question]:
