@@ -30,6 +30,7 @@ from agent.events import AnswerToken, Correction, ErrorEvent, FinalAnswer, LLMRe
 from agent.llm.base import LLM, ChatMessage
 from agent.llm.factory import build_llm
 from agent.loop import Agent
+from agent.prompt import remembered_answer
 from agent.readiness import graph_problem, llm_problem
 from agent.result import AgentResult
 from agent.settings import LLMSettings
@@ -125,7 +126,9 @@ class Conversation:
         result = _run(self.agent, question, self.history, stream_answer)
         self.history += [
             ChatMessage(role="user", content=question),
-            ChatMessage(role="assistant", content=result.answer),
+            ChatMessage(
+                role="assistant", content=remembered_answer(result.answer, result.entities)
+            ),
         ]
         if was_guest and not self.session.is_guest:  # the Memory tool made the guest a user
             user = self.session.user_id

@@ -27,26 +27,31 @@ _NOISE = {"title", "description", "examples"}
 
 
 def step_schema(
-    tools: Sequence[BaseTool], final_only: bool = False, tools_only: bool = False
+    tools: Sequence[BaseTool],
+    final_only: bool = False,
+    tools_only: bool = False,
+    *,
+    thought: bool = True,
 ) -> dict[str, Any]:
     """The schema for one model reply; `final_only` admits only a Final Answer (the last step),
-    `tools_only` only a tool call (a first step that must consult the graph)."""
-    thought = {"type": "string", "maxLength": THOUGHT_MAX_CHARS}
-    final = _branch(thought, {"const": FINAL_ANSWER}, {"type": "string"})
+    `tools_only` only a tool call (a first step that must consult the graph). Without `thought`
+    the reply is just `action` and `action_input`: fewer tokens to generate per step."""
+    head = {"thought": {"type": "string", "maxLength": THOUGHT_MAX_CHARS}} if thought else {}
+    final = _branch(head, {"const": FINAL_ANSWER}, {"type": "string"})
     if final_only or not tools:
         return final
-    branches = [_branch(thought, {"const": t.name}, tool_input_schema(t)) for t in tools]
+    branches = [_branch(head, {"const": t.name}, tool_input_schema(t)) for t in tools]
     if not tools_only:
         branches.append(final)
     actions = [b["properties"]["action"]["const"] for b in branches]
     return {
         "type": "object",
         "properties": {
-            "thought": thought,
+            **head,
             "action": {"type": "string", "enum": actions},
             "action_input": {"anyOf": [b["properties"]["action_input"] for b in branches]},
         },
-        "required": ["thought", "action", "action_input"],
+        "required": [*head, "action", "action_input"],
         "additionalProperties": False,
         "anyOf": branches,
     }
@@ -75,12 +80,12 @@ def resolved_args_schema(tool: BaseTool) -> dict[str, Any]:
 
 
 def _branch(
-    thought: dict[str, Any], action: dict[str, Any], action_input: dict[str, Any]
+    head: dict[str, Any], action: dict[str, Any], action_input: dict[str, Any]
 ) -> dict[str, Any]:
     return {
         "type": "object",
-        "properties": {"thought": thought, "action": action, "action_input": action_input},
-        "required": ["thought", "action", "action_input"],
+        "properties": {**head, "action": action, "action_input": action_input},
+        "required": [*head, "action", "action_input"],
         "additionalProperties": False,
     }
 

@@ -7,6 +7,12 @@ step admits only a Final Answer, and limits end in a default answer (`agent.answ
 question's language). Transient server errors are retried with exponential backoff; an
 unreachable model ends the run with an `ErrorEvent` and a `FinalAnswer` whose text says what
 to start.
+
+Frugal by construction: a reply is `{"action", "action_input"}` (no free-text thought unless
+asked for), generation stops where the JSON object closes, the model's own reply goes back into
+the next prompt verbatim so the backend's KV cache covers it, Observations are trimmed to a
+token budget (`agent.observation`), a tool that already answered is not offered again, and a
+repeated call leaves only the Final Answer.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from langchain_core.tools import BaseTool
 
 from agent.answers import default_answer
 from agent.dispatch import ArgumentsError, describe_arguments, run_tool, validate_arguments
+from agent.entities import resolved_entities
 from agent.errors import AgentError, LLMUnavailableError
 from agent.events import (
     AgentEvent,
@@ -45,15 +52,18 @@ from agent.llm.base import (
     estimate_tokens,
 )
 from agent.llm.native_tools import tool_specs
+from agent.observation import OBSERVATION_TOKENS, estimate, fit_observation
 from agent.parsing import Answer, Malformed, ToolCall, parse_step
 from agent.prompt import ReactPrompt, ScratchpadStep, normalize_history
 from agent.result import AgentResult, LLMCall, StopReason, Timings, ToolStep
-from agent.streaming import FinalAnswerStream
+from agent.streaming import FinalAnswerStream, ObjectEnd
 from semantic_layer.tools.result import Candidate, ToolResult
 
 log = logging.getLogger(__name__)
 
 STOP_SEQUENCES = ["Observation:"]
+CONTEXT_TOKENS = 4096  # the smallest context the embedded backends load with
+TRAILING_CHUNKS = 2  # after the JSON object closes: chunks still read, waiting for the usage
 History = Iterable[ChatMessage | Mapping[str, str]]
 
 
@@ -72,6 +82,9 @@ class Agent:
         max_new_tokens: int = 400,
         grammar: bool = True,
         tool_first: bool = False,
+        thought: bool = False,
+        context_tokens: int = CONTEXT_TOKENS,
+        observation_tokens: int = OBSERVATION_TOKENS,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         if max_steps < 1:
@@ -84,16 +97,33 @@ class Agent:
         self.call_timeout_s = call_timeout_s
         self.max_new_tokens = max_new_tokens
         self.grammar = grammar and llm.supports_grammar
+        self.context_tokens = context_tokens
+        self.observation_tokens = observation_tokens
         self._sleep = sleep
+        self._thought = thought
         self._prompt = ReactPrompt(list(tools))
-        self._schema = step_schema(list(tools))
-        self._final_schema = step_schema(list(tools), final_only=True)
+        self._schemas: dict[frozenset[str], dict[str, Any]] = {}
+        self._final_schema = step_schema(list(tools), final_only=True, thought=thought)
         self._tool_specs = tool_specs(list(tools))  # for backends that call tools natively
         # With `tool_first`, the first step's grammar admits only a tool call (smalltalk included),
         # so even a small model answers from what the graph returned.
         self._first_schema = (
-            step_schema(list(tools), tools_only=True) if tool_first and max_steps > 1 else None
+            step_schema(list(tools), tools_only=True, thought=thought)
+            if tool_first and max_steps > 1
+            else None
         )
+
+    def warm_up(self) -> None:
+        """Send the static head of the prompt (rules and tools) once, generating one token, so
+        a backend that keeps its KV cache has it ready before the first question."""
+        request = LLMRequest(
+            messages=self._prompt.messages(""), max_new_tokens=1, timeout_s=self.call_timeout_s
+        )
+        try:
+            for _ in self.llm.stream(request):
+                pass
+        except AgentError as e:  # the first question will say what is wrong
+            log.info("warm-up failed: %s", e)
 
     def ask(self, question: str, history: History = ()) -> AgentResult:
         """Run one question to the end and return everything it produced."""
@@ -125,32 +155,42 @@ class Agent:
             if isinstance(parsed, Answer):
                 if not answer_stream.active:
                     yield from _tokens(parsed.text)
-                run.finish(parsed.text, "answer")
+                answer = parsed.text
+                missing = self._unnamed_candidates(run, answer)
+                if missing:  # the user must see the choices, whatever the model wrote
+                    yield from _tokens(f" {missing}")
+                    answer = f"{answer} {missing}"
+                run.finish(answer, "answer")
                 return
             if isinstance(parsed, Malformed):
                 yield self._correct(run, step, text, parsed)
             elif final_only:
                 break  # without a grammar the model may still ask for a tool: no steps left
             else:
-                yield from self._call_tool(run, step, parsed)
+                yield from self._call_tool(run, step, parsed, text)
         answer = self._default_answer(run)
         yield from _tokens(answer)
         run.finish(answer, "step_limit")
 
-    def _step_schema(self, step: int, final_only: bool) -> dict[str, Any]:
-        if final_only:
+    def _step_schema(self, run: _Run, step: int, final_only: bool) -> dict[str, Any]:
+        if final_only or run.answer_only:
             return self._final_schema
         if step == 1 and self._first_schema is not None:
             return self._first_schema
-        return self._schema
+        offered = frozenset(name for name in self.tools if name not in run.answered_by)
+        if offered not in self._schemas:
+            tools = [tool for name, tool in self.tools.items() if name in offered]
+            self._schemas[offered] = step_schema(tools, thought=self._thought)
+        return self._schemas[offered]
 
     def _call_llm(
         self, run: _Run, step: int, final_only: bool, answer_stream: FinalAnswerStream
     ) -> Generator[AgentEvent, None, tuple[str, LLMCall]]:
         first = self._first_schema is not None
+        final_only = final_only or run.answer_only
         request = LLMRequest(
-            messages=self._prompt.messages(run.question, run.history, run.scratchpad, final_only),
-            json_schema=self._step_schema(step, final_only) if self.grammar else None,
+            messages=self._messages(run, final_only),
+            json_schema=self._step_schema(run, step, final_only) if self.grammar else None,
             stop=STOP_SEQUENCES,
             max_new_tokens=self.max_new_tokens,
             timeout_s=self.call_timeout_s,
@@ -197,11 +237,18 @@ class Agent:
     ) -> Generator[AgentEvent, None, tuple[str | None, TokenUsage]]:
         finish: str | None = None
         usage = TokenUsage(estimated=True)
+        end, trailing = ObjectEnd(), 0
         chunks = self.llm.stream(request)
         try:
             for chunk in chunks:
-                if chunk.text:
+                if chunk.text and end.done:  # the reply is complete: wait briefly for the usage
+                    trailing += 1
+                    if chunk.text.strip() or trailing > TRAILING_CHUNKS:
+                        finish = finish or "stop"
+                        break
+                elif chunk.text:
                     pieces.append(chunk.text)
+                    end.feed(chunk.text)
                     answer_piece = answer_stream.feed(chunk.text)
                     if answer_piece:
                         yield AnswerToken(text=answer_piece)
@@ -225,7 +272,24 @@ class Agent:
         run.fallback_answer = parsed.fallback_answer or run.fallback_answer
         return Correction(step=step, reason=parsed.problem, observation=observation)
 
-    def _call_tool(self, run: _Run, step: int, call: ToolCall) -> Iterator[AgentEvent]:
+    def _messages(self, run: _Run, final_only: bool) -> list[ChatMessage]:
+        """The prompt, with the oldest history pairs left out while it would not fit."""
+        history = run.history
+        while True:
+            messages = self._prompt.messages(run.question, history, run.scratchpad, final_only)
+            if len(history) < 2 or _prompt_size(messages) <= self._prompt_budget():
+                return messages
+            history = history[2:]
+
+    def _prompt_budget(self) -> int:
+        return self.context_tokens - self.max_new_tokens
+
+    def _observation_budget(self, run: _Run) -> int:
+        """What the next Observation may take: its own budget, or what the context has left."""
+        used = _prompt_size(self._messages(run, final_only=False))
+        return max(64, min(self.observation_tokens, self._prompt_budget() - used - 64))
+
+    def _call_tool(self, run: _Run, step: int, call: ToolCall, text: str) -> Iterator[AgentEvent]:
         tool = self.tools[call.tool]
         try:
             arguments = validate_arguments(tool, call.args)
@@ -240,11 +304,14 @@ class Agent:
             run.scratchpad.append(ScratchpadStep(reply=reply, observation=observation))
             yield Correction(step=step, reason="invalid_arguments", observation=observation)
             return
-        reply = _blob(call.thought, call.tool, arguments)
+        # with a grammar the reply is exactly one JSON object: kept verbatim, the next prompt
+        # extends the text the backend has just generated (and cached)
+        reply = text.strip() if self.grammar else _blob(call.thought, call.tool, arguments)
         key = json.dumps([tool.name, arguments], sort_keys=True, default=str)
         if key in run.calls:
             observation = self._prompt.correction("repeated_call", tool=tool.name)
             run.scratchpad.append(ScratchpadStep(reply=reply, observation=observation))
+            run.answer_only = True  # the model has all it will get: only an answer is left
             yield Correction(step=step, reason="repeated_call", observation=observation)
             return
         run.calls.add(key)
@@ -253,7 +320,7 @@ class Agent:
         result = run_tool(tool, arguments)
         ms = (time.perf_counter() - started) * 1000
         run.tool_ms += ms
-        observation = result.observation()
+        observation = fit_observation(result, self._observation_budget(run))
         run.scratchpad.append(ScratchpadStep(reply=reply, observation=observation))
         run.note_result(result)
         record = ToolStep(
@@ -261,6 +328,14 @@ class Agent:
         )
         run.steps.append(record)
         yield ToolCallEvent(**dict(record))
+
+    def _unnamed_candidates(self, run: _Run, answer: str) -> str | None:
+        """The "which one?" sentence, when candidates are pending and the answer omits some."""
+        named = all((str(c.year) if c.year else c.label) in answer for c in run.candidates)
+        if not run.candidates or named:
+            return None
+        options = ", ".join(c.label for c in run.candidates)
+        return default_answer("candidates", run.question, options=options)
 
     def _default_answer(self, run: _Run) -> str:
         if run.candidates:
@@ -280,6 +355,8 @@ class _Run:
         self.scratchpad: list[ScratchpadStep] = []
         self.steps: list[ToolStep] = []
         self.calls: set[str] = set()  # tool calls already made, to catch repeats
+        self.answered_by: set[str] = set()  # tools whose result was usable: not offered again
+        self.answer_only = False  # a repeated call: the next step may only answer
         self.llm_calls: list[LLMCall] = []
         self.candidates: list[Candidate] = []
         self.fallback_answer: str | None = None
@@ -292,6 +369,8 @@ class _Run:
 
     def note_result(self, result: ToolResult) -> None:
         self.candidates = list(result.candidates) if result.kind == "candidates" else []
+        if result.ok and result.kind != "candidates":
+            self.answered_by.add(result.tool)
 
     def finish(self, answer: str, reason: StopReason, error: str | None = None) -> None:
         self.answer, self.stop_reason, self.error = answer, reason, error
@@ -305,6 +384,7 @@ class _Run:
             steps=self.steps,
             llm_calls=self.llm_calls,
             candidates=self.candidates,
+            entities=resolved_entities(s.result for s in self.steps),
             error=self.error,
             timings=Timings(total_ms=total, llm_ms=self.llm_ms, tool_ms=self.tool_ms),
         )
@@ -334,6 +414,11 @@ def _clip(text: str, limit: int = 600) -> str:
 
 def _estimate_prompt(messages: Sequence[ChatMessage]) -> int:
     return sum(estimate_tokens(m.content) + 4 for m in messages)
+
+
+def _prompt_size(messages: Sequence[ChatMessage]) -> int:
+    """The prompt's tokens, erring on the high side (for the context budget)."""
+    return sum(estimate(m.content) + 4 for m in messages)
 
 
 __all__ = ["FINAL_ANSWER", "Agent"]

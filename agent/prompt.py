@@ -4,6 +4,12 @@ Mixtral's chat template has no system role and demands strictly alternating user
 turns, so the instructions open the first user turn, earlier questions and answers follow as
 turn pairs (answers rendered as Final Answer blobs, so the format stays consistent), then the
 current question, then one assistant turn per model step and one user turn per Observation.
+
+The instructions and the tool list come first and never change, so a backend that keeps its
+KV cache (llama.cpp does) computes them once per process; each step's prompt extends the last
+one. Tools are listed compactly: one line per tool and one per argument (type, default, what
+it means). An answer kept in the history may end with what its turn was about
+(`remembered_answer`); the next question's turn then names it, so "who directed it?" resolves.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from langchain_core.tools import BaseTool, render_text_description_and_args
+from langchain_core.tools import BaseTool
 
 from agent.errors import AgentError
 from agent.grammar import FINAL_ANSWER, resolved_args_schema
@@ -24,6 +30,7 @@ from agent.llm.base import ChatMessage
 
 PROMPTS_DIR = Path(__file__).parent / "prompts"
 HISTORY_TURNS = 6  # earlier question/answer pairs kept in the prompt
+ABOUT = "\n\n[about: "  # how a remembered answer names what its turn was about
 
 
 class PromptTemplateError(AgentError):
@@ -70,6 +77,8 @@ def _templates(directory: Path = PROMPTS_DIR) -> dict[str, PromptTemplate]:
     return {
         "instructions": PromptTemplate.load("instructions", {"tools", "tool_names"}, directory),
         "question": PromptTemplate.load("question", {"question"}, directory),
+        "context": PromptTemplate.load("context", {"entities"}, directory),
+        "history": PromptTemplate.load("history", {"turns"}, directory),
         "observation": PromptTemplate.load("observation", {"observation"}, directory),
         "final_only": PromptTemplate.load("final_only", {"observation"}, directory),
         **{
@@ -103,10 +112,14 @@ class ReactPrompt:
     def __init__(self, tools: Sequence[BaseTool], directory: Path = PROMPTS_DIR) -> None:
         self._templates = _templates(directory)
         self._tool_names = names = ", ".join(t.name for t in tools)
-        views: list[BaseTool] = [_ToolView.of(tool) for tool in tools]
         self._instructions = self._templates["instructions"].format(
-            tools=render_text_description_and_args(views), tool_names=names
+            tools="\n".join(describe_tool(tool) for tool in tools), tool_names=names
         )
+
+    @property
+    def instructions(self) -> str:
+        """The static head of every prompt: the rules and the tools."""
+        return self._instructions
 
     def messages(
         self,
@@ -117,10 +130,17 @@ class ReactPrompt:
     ) -> list[ChatMessage]:
         turns = _alternating(history)[-2 * HISTORY_TURNS :]
         messages: list[ChatMessage] = []
+        about: list[str] = []
+        lines: list[str] = []
         for user, assistant in zip(turns[::2], turns[1::2], strict=True):
-            messages.append(self._question(user.content))
-            messages.append(ChatMessage(role="assistant", content=final_blob(assistant.content)))
-        messages.append(self._question(question))
+            answer, entities = split_remembered(assistant.content)
+            about = entities or about  # the latest turn that resolved something
+            lines += [f"User: {_one_line(user.content)}", f"You: {_one_line(answer)}"]
+        current = self._question(question, about)
+        if lines:  # as context, not as replies: a small model copies direct answers
+            earlier = self._templates["history"].format(turns="\n".join(lines))
+            current = ChatMessage(role="user", content=f"{earlier}\n\n{current.content}")
+        messages.append(current)
         for i, step in enumerate(scratchpad):
             last = final_only and i == len(scratchpad) - 1
             template = self._templates["final_only" if last else "observation"]
@@ -138,47 +158,79 @@ class ReactPrompt:
         values = {"tool_names": self._tool_names, **details}
         return template.format(**{k: v for k, v in values.items() if k in template.inputs})
 
-    def _question(self, text: str) -> ChatMessage:
-        return ChatMessage(role="user", content=self._templates["question"].format(question=text))
+    def _question(self, text: str, about: Sequence[str] = ()) -> ChatMessage:
+        content = self._templates["question"].format(question=text)
+        if about:
+            context = self._templates["context"].format(entities="; ".join(about))
+            content = f"{context}\n{content}"
+        return ChatMessage(role="user", content=content)
 
 
-class _ToolView(BaseTool):
-    """A tool as the prompt shows it: enums inlined, optional marked by absence from `required`."""
-
-    @classmethod
-    def of(cls, tool: BaseTool) -> _ToolView:
-        schema = resolved_args_schema(tool)
-        properties = {n: _compact(p) for n, p in schema.get("properties", {}).items()}
-        view_schema = {
-            "type": "object",
-            "properties": properties,
-            "required": schema.get("required", []),
-        }
-        return cls(name=tool.name, description=tool.description, args_schema=view_schema)
-
-    def _run(self, *args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError("a prompt view only renders")
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
 
 
-def _compact(prop: dict[str, Any]) -> dict[str, Any]:
-    """Fewer tokens: no titles, `X | None` shown as X, no `default: None`."""
+def describe_tool(tool: BaseTool) -> str:
+    """`- name: description`, then one line per argument: `name (type, default): meaning`."""
+    schema = resolved_args_schema(tool)
+    required = set(schema.get("required", []))
+    lines = [f"- {tool.name}: {' '.join(tool.description.split())}"]
+    for name, raw in schema.get("properties", {}).items():
+        prop = _non_null(raw)
+        notes = [_type_of(prop)]
+        if name not in required:
+            default = prop.get("default")
+            notes.append("optional" if default is None else f"default {json.dumps(default)}")
+        meaning = " ".join(str(prop.get("description", "")).split())
+        lines.append(f"  {name} ({', '.join(notes)})" + (f": {meaning}" if meaning else ""))
+    return "\n".join(lines)
+
+
+def _non_null(prop: dict[str, Any]) -> dict[str, Any]:
+    """`X | None` shown as X."""
     options = prop.get("anyOf")
     if isinstance(options, list):
         non_null = [o for o in options if o.get("type") != "null"]
         if len(non_null) == 1:
-            prop = {**{k: v for k, v in prop.items() if k != "anyOf"}, **non_null[0]}
-    return {
-        k: v
-        for k, v in prop.items()
-        if k != "title" and not (k == "default" and v is None) and k != "additionalProperties"
-    }
+            return {**{k: v for k, v in prop.items() if k != "anyOf"}, **non_null[0]}
+    return prop
 
 
-def final_blob(answer: str, thought: str = "I can answer now.") -> str:
-    """An answer written the way the model is asked to write one."""
-    return json.dumps(
-        {"thought": thought, "action": FINAL_ANSWER, "action_input": answer}, ensure_ascii=False
-    )
+def _type_of(prop: dict[str, Any]) -> str:
+    if "enum" in prop:
+        return "one of " + ", ".join(json.dumps(v, ensure_ascii=False) for v in prop["enum"])
+    if "const" in prop:
+        return json.dumps(prop["const"], ensure_ascii=False)
+    kind = prop.get("type")
+    if kind == "array":
+        return f"list of {_type_of(prop.get('items', {}))}"
+    if isinstance(kind, str):
+        bounds = [f"{k[:3]} {prop[k]}" for k in ("minimum", "maximum") if k in prop]
+        return kind + (f" {' '.join(bounds)}" if bounds else "")
+    options = prop.get("anyOf")
+    if isinstance(options, list):
+        return " or ".join(_type_of(o) for o in options)
+    return "any"
+
+
+def final_blob(answer: str, thought: str | None = "I can answer now.") -> str:
+    """An answer written the way the model is asked to write one (`thought=None`: without)."""
+    body = {"thought": thought} if thought is not None else {}
+    body |= {"action": FINAL_ANSWER, "action_input": answer}
+    return json.dumps(body, ensure_ascii=False)
+
+
+def remembered_answer(answer: str, entities: Sequence[str]) -> str:
+    """An answer as the history keeps it: the text, and what its turn was about."""
+    return f"{answer}{ABOUT}{'; '.join(entities)}]" if entities else answer
+
+
+def split_remembered(content: str) -> tuple[str, list[str]]:
+    """`remembered_answer` undone: the answer text and the entities (none for a plain answer)."""
+    head, marker, tail = content.rpartition(ABOUT)
+    if not marker or not tail.endswith("]"):
+        return content, []
+    return head, [e.strip() for e in tail[:-1].split(";") if e.strip()]
 
 
 def normalize_history(history: Iterable[ChatMessage | Mapping[str, str]]) -> list[ChatMessage]:

@@ -54,6 +54,7 @@ class AgentResult(BaseModel):
     steps: list[ToolStep] = Field(default_factory=list)
     llm_calls: list[LLMCall] = Field(default_factory=list)
     candidates: list[Candidate] = Field(default_factory=list)  # set when asking "which one?"
+    entities: list[str] = Field(default_factory=list)  # what the tools resolved (follow-ups)
     error: str | None = None  # stop_reason "error": the sentence that says what to do
     timings: Timings = Field(default_factory=Timings)
 

@@ -4,6 +4,9 @@ The grammar fixes the key order (`thought`, `action`, `action_input`), so once t
 `{"thought": "...", "action": "Final Answer", "action_input": "` everything up to the closing
 quote is the answer: it is decoded (JSON escapes included) and handed out piece by piece.
 Replies in any other shape are streamed after parsing instead.
+
+`ObjectEnd` tells when a reply that opened with a JSON object has closed it, so the loop can stop
+generating there instead of waiting for the model's end token (or trailing whitespace).
 """
 
 from __future__ import annotations
@@ -71,6 +74,53 @@ class FinalAnswerStream:
                 i = j
         self._pos = i
         return "".join(out)
+
+
+class ObjectEnd:
+    """Feed it the completion as it arrives; `done` turns True when the reply's first top-level
+    JSON object is complete. A reply that does not open with `{` (prose, a fence) never ends
+    here: the parser deals with it."""
+
+    def __init__(self) -> None:
+        self.done = False
+        self._started = False
+        self._depth = 0
+        self._in_string = False
+        self._escaped = False
+
+    def feed(self, text: str) -> bool:
+        for char in text:
+            if self.done:
+                break
+            if not self._started:
+                if char.isspace():
+                    continue
+                if char != "{":
+                    self.done = False
+                    self._started = True
+                    self._depth = -1  # not an object: never done
+                    continue
+                self._started = True
+            if self._depth < 0:
+                break
+            self._step(char)
+        return self.done
+
+    def _step(self, char: str) -> None:
+        if self._in_string:
+            if self._escaped:
+                self._escaped = False
+            elif char == "\\":
+                self._escaped = True
+            elif char == '"':
+                self._in_string = False
+        elif char == '"':
+            self._in_string = True
+        elif char in "{[":
+            self._depth += 1
+        elif char in "}]":
+            self._depth -= 1
+            self.done = self._depth == 0
 
 
 def partial_final_answer(text: str) -> str | None:

@@ -1,7 +1,15 @@
-"""`movieagent eval`: run a question set through the agent (and the baseline), write the report."""
+"""`movieagent eval`: run a question set through the agent (and the baseline), write the report.
+
+The subjects take turns question by question, each with its own LLM client (an in-process model
+keeps one KV cache per client, so neither evicts the other's prompt prefix), and with `--out`
+every outcome is appended to `outcomes.jsonl` as it comes: a run cut short still compares both
+subjects on the same questions. `--spread` orders the questions round-robin by category, so
+that any first part of the run covers every category.
+"""
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from dataclasses import replace
@@ -16,7 +24,7 @@ from agent.errors import AgentError
 from agent.evaluation.outcome import Outcome
 from agent.evaluation.questions import Question, QuestionSetError, load_questions
 from agent.evaluation.report import build_report, markdown, write_report
-from agent.evaluation.runner import AgentSubject, Subject, run_set
+from agent.evaluation.runner import EVAL_USER_BASE, AgentSubject, Subject, run_set
 from agent.llm.factory import build_llm
 from agent.settings import LLMSettings
 
@@ -51,10 +59,24 @@ def eval_command(
     ] = None,
     max_steps: Annotated[int, typer.Option("--max-steps", min=1)] = DEFAULT_MAX_STEPS,
     max_new_tokens: Annotated[int, typer.Option("--max-new-tokens", min=16)] = 400,
+    spread: Annotated[
+        bool, typer.Option("--spread", help="Round-robin over categories (for partial runs).")
+    ] = False,
+    outcomes: Annotated[
+        Path | None,
+        typer.Option(
+            "--outcomes",
+            help="Run nothing: report on an outcomes.jsonl of an earlier (or cut-short) run.",
+        ),
+    ] = None,
 ) -> None:
     """Measure tool choice, arguments, facts, parse failures, cost and latency on a question set."""
+    if outcomes is not None:
+        _report_outcomes(set_path, outcomes, as_json)
+        return
     try:
         questions = _select(load_questions(set_path).questions, category, limit)
+        questions = round_robin(questions) if spread else questions
         settings = replace(LLMSettings.from_env(spec=llm), max_new_tokens=max_new_tokens)
         model = build_llm(settings)
     except (QuestionSetError, AgentError) as e:
@@ -64,9 +86,11 @@ def eval_command(
     if baseline:
         from agent.evaluation.baseline import BaselineSubject
 
-        subjects.append(BaselineSubject(model, max_steps=max_steps, max_new_tokens=max_new_tokens))
+        own = build_llm(settings)  # its own client: its own KV cache
+        subjects.append(BaselineSubject(own, max_steps=max_steps, max_new_tokens=max_new_tokens))
     started = time.time()
-    runs = _run_all(subjects, questions, quiet=as_json)
+    log_path = out / "outcomes.jsonl" if out is not None else None
+    runs = _run_all(subjects, questions, quiet=as_json, log_path=log_path)
     meta = {
         "set": str(set_path),
         "questions": len(questions),
@@ -87,13 +111,20 @@ def eval_command(
 
 
 def _run_all(
-    subjects: list[Subject], questions: list[Question], quiet: bool
+    subjects: list[Subject], questions: list[Question], quiet: bool, log_path: Path | None = None
 ) -> dict[str, list[Outcome]]:
     from agent.evaluation.sandbox import scratch_graph
     from semantic_layer.errors import SemanticLayerError
     from semantic_layer.graph import connect
 
+    if log_path is not None:
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        log_path.write_text("", encoding="utf-8")
+
     def progress(question: Question, outcome: Outcome) -> None:
+        if log_path is not None:
+            with log_path.open("a", encoding="utf-8") as log:
+                log.write(outcome.model_dump_json() + "\n")
         if not quiet:
             tools = ",".join(u.tool for u in outcome.tools) or "-"
             err.print(
@@ -101,20 +132,67 @@ def _run_all(
                 f"{outcome.ms / 1000:.1f}s[/dim]"
             )
 
-    runs: dict[str, list[Outcome]] = {}
+    runs: dict[str, list[Outcome]] = {subject.name: [] for subject in subjects}
+    user_ids = itertools.count(EVAL_USER_BASE)
     try:
         with connect() as graph, scratch_graph(graph) as scratch:
-            for subject in subjects:
-                runs[subject.name] = run_set(
-                    subject,
-                    questions,
-                    lambda session: session_tools(scratch, session),
-                    progress=progress,
-                )
+            for question in questions:  # subjects take turns: a cut-off run stays comparable
+                for subject in subjects:
+                    runs[subject.name] += run_set(
+                        subject,
+                        [question],
+                        lambda session: session_tools(scratch, session),
+                        first_user_id=next(user_ids),
+                        progress=progress,
+                    )
     except (AgentError, SemanticLayerError) as e:
         err.print(f"[red]error:[/red] {e}")
         raise typer.Exit(1) from e
     return runs
+
+
+def _report_outcomes(set_path: Path, path: Path, as_json: bool) -> None:
+    """The report for the questions that every subject in `path` finished."""
+    try:
+        questions = load_questions(set_path).questions
+        lines = path.read_text(encoding="utf-8").splitlines()
+        runs = finished_by_all([Outcome.model_validate_json(line) for line in lines if line])
+    except (QuestionSetError, OSError, ValueError) as e:
+        err.print(f"[red]error:[/red] {e}")
+        raise typer.Exit(2) from e
+    done = {o.id for o in next(iter(runs.values()), [])}
+    chosen = [q for q in questions if q.id in done]
+    meta = {"set": str(set_path), "questions": len(chosen), "outcomes": str(path)}
+    report = build_report(chosen, {n: _ordered(o, chosen) for n, o in runs.items()}, meta)
+    typer.echo(json.dumps(report, indent=2, default=str) if as_json else markdown(report))
+
+
+def finished_by_all(outcomes: list[Outcome]) -> dict[str, list[Outcome]]:
+    """Outcomes per subject, kept only for the questions that every subject finished."""
+    runs: dict[str, dict[str, Outcome]] = {}
+    for outcome in outcomes:
+        runs.setdefault(outcome.subject, {})[outcome.id] = outcome
+    common = set.intersection(*(set(r) for r in runs.values())) if runs else set()
+    return {name: [o for i, o in r.items() if i in common] for name, r in runs.items()}
+
+
+def _ordered(outcomes: list[Outcome], questions: list[Question]) -> list[Outcome]:
+    by_id = {o.id: o for o in outcomes}
+    return [by_id[q.id] for q in questions]
+
+
+def round_robin(questions: list[Question]) -> list[Question]:
+    """One question of each category in turn, each category in its own order."""
+    by_category: dict[str, list[Question]] = {}
+    for question in questions:
+        by_category.setdefault(question.category, []).append(question)
+    queues = list(by_category.values())
+    ordered: list[Question] = []
+    while any(queues):
+        for queue in queues:
+            if queue:
+                ordered.append(queue.pop(0))
+    return ordered
 
 
 def _select(

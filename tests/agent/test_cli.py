@@ -65,4 +65,5 @@ def test_chat_keeps_history(scripted: ScriptedLLM) -> None:
     assert result.exit_code == 0
     assert "Michael Mann." in result.stdout
     second = scripted.requests[1].messages
-    assert [m.role for m in second] == ["user", "assistant", "user"]
+    assert [m.role for m in second] == ["user"]
+    assert "User: Tell me about Heat\nYou: Heat (1995) is a crime film." in second[0].content

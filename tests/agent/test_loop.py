@@ -219,8 +219,8 @@ def test_history_reaches_the_prompt(tools: list[ScriptedTool]) -> None:
     ]
     agent_for(llm, tools).ask("and who directed it?", history)
     messages = llm.requests[0].messages
-    assert [m.role for m in messages] == ["user", "assistant", "user"]
-    assert "Heat (1995)" in messages[1].content
+    assert [m.role for m in messages] == ["user"]  # earlier turns are context in the question
+    assert "You: Heat (1995) is a crime film." in messages[0].content
 
 
 def test_prose_answer_without_grammar_is_streamed_word_by_word(tools: list[ScriptedTool]) -> None:

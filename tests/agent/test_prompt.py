@@ -20,13 +20,17 @@ def test_first_turn_holds_instructions_tools_and_question(tools: list[ScriptedTo
     messages = ReactPrompt(tools).messages("Wer führte bei Heat Regie?")
     assert roles(messages) == "u"
     text = messages[0].content
-    assert "recommender - Recommends movies" in text
-    assert "'enum': ['Comedy', 'Drama', 'Crime']" in text  # enums rendered, not $ref
+    assert "- recommender: Recommends movies" in text
+    assert 'genre (one of "Comedy", "Drama", "Crime", optional)' in text  # enums inlined
+    assert 'entity_type (one of "movie", "person", default "movie")' in text
+    assert "entity (string): A movie title or a person's name." in text
     assert "same language as the question" in text
     assert text.endswith("Question: Wer führte bei Heat Regie?")
 
 
-def test_history_and_scratchpad_alternate(tools: list[ScriptedTool]) -> None:
+def test_history_is_context_and_the_scratchpad_alternates(tools: list[ScriptedTool]) -> None:
+    """Earlier turns are shown as context in the question's turn, not as assistant replies: a
+    small model copies direct Final Answers from its own past turns instead of calling a tool."""
     history = [
         ChatMessage(role="assistant", content="Hi! Ask me about movies."),  # leading: dropped
         ChatMessage(role="user", content="Tell me about Heat"),
@@ -35,14 +39,16 @@ def test_history_and_scratchpad_alternate(tools: list[ScriptedTool]) -> None:
     ]
     pad = [ScratchpadStep(reply='{"action": "information"}', observation='{"ok": true}')]
     messages = ReactPrompt(tools).messages("and who directed it?", history, pad)
-    assert roles(messages) == "uauau"
-    assert "Tell me about Heat" in messages[0].content
-    assert '"Final Answer"' in messages[1].content and "1995 crime film" in messages[1].content
-    assert messages[2].content == "Question: and who directed it?"
-    assert messages[4].content.startswith('Observation: {"ok": true}')
+    assert roles(messages) == "uau"
+    assert messages[0].content.endswith(
+        "Earlier in this conversation:\nUser: Tell me about Heat\n"
+        "You: Heat is a 1995 crime film.\n\nQuestion: and who directed it?"
+    )
+    assert "unanswered" not in messages[0].content and "Hi! Ask" not in messages[0].content
+    assert messages[2].content.startswith('Observation: {"ok": true}')
     prompt = render_mixtral(messages)
     assert prompt.startswith("[INST] You are MovieAgent") and prompt.endswith("[/INST]")
-    assert prompt.count("[INST]") == 3 and prompt.count("</s>") == 2
+    assert prompt.count("[INST]") == 2 and prompt.count("</s>") == 1
 
 
 def test_last_step_asks_for_the_final_answer(tools: list[ScriptedTool]) -> None:
@@ -56,7 +62,9 @@ def test_history_is_bounded(tools: list[ScriptedTool]) -> None:
         ChatMessage(role=r, content=f"{r} {i}") for i in range(50) for r in ("user", "assistant")
     ]
     messages = ReactPrompt(tools).messages("q", history)
-    assert len(messages) == 13  # six question/answer pairs and the question
+    assert len(messages) == 1
+    assert messages[0].content.count("\nUser: ") == 6  # six question/answer pairs
+    assert "User: user 44\n" in messages[0].content and "You: assistant 49" in messages[0].content
 
 
 def test_templates_must_declare_their_inputs(tmp_path: Path) -> None:

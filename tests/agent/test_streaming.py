@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.streaming import FinalAnswerStream, partial_final_answer
+from agent.streaming import FinalAnswerStream, ObjectEnd, partial_final_answer
 from tests.agent.fakes import call, final
 
 
@@ -40,3 +40,20 @@ def test_whitespace_and_fences_around_the_blob() -> None:
     assert partial_final_answer('{"action": "Final Answer", "action_input": "No thought"}') == (
         "No thought"
     )
+
+
+@pytest.mark.parametrize("size", [1, 3, 1000])
+def test_object_end_is_found_in_any_chunking(size: int) -> None:
+    reply = '  {"action": "information", "action_input": {"entity": "a \\"}\\" {b"}}\n\n'
+    end = ObjectEnd()
+    closed_at = next(i + size for i in range(0, len(reply), size) if end.feed(reply[i : i + size]))
+    assert end.done and closed_at >= reply.rindex("}") + 1  # braces inside strings ignored
+    assert closed_at - size < reply.rindex("}") + 1
+
+
+@pytest.mark.parametrize(
+    "reply", ["Thought: I need a tool", '```json\n{"action": "x"}```', '{"action": "Final Answer"']
+)
+def test_object_end_waits_for_a_complete_object(reply: str) -> None:
+    end = ObjectEnd()
+    assert not end.feed(reply) and not end.done

