@@ -16,8 +16,8 @@ from semantic_layer.users import new_user_id
 
 class MemoryInput(BaseModel):
     movie: str = Field(
-        description="The one movie the user rated, as they wrote it, e.g. 'Toy Story' or "
-        "'Casino Royale (2006)'."
+        description="The one movie the user rated, as they wrote it (with a year only if they "
+        "gave one)."
     )
     rating: float = Field(
         ge=1,
