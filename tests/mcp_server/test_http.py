@@ -29,13 +29,20 @@ INITIALIZE = {
 
 
 def with_client(
-    server: HttpServer, token: str | None, body: Callable[[Client], Awaitable[Any]]
+    server: HttpServer,
+    token: str | None,
+    body: Callable[[Client], Awaitable[Any]],
+    elicit: Any = None,
 ) -> Any:
+    """Run `body` with an SDK client of `server` sending `token`; `elicit` answers questions."""
+
     async def main() -> Any:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         async with (
             httpx2.AsyncClient(headers=headers, timeout=30) as http,
-            Client(streamable_http_client(server.url, http_client=http)) as client,
+            Client(
+                streamable_http_client(server.url, http_client=http), elicitation_callback=elicit
+            ) as client,
         ):
             return await body(client)
 
@@ -149,20 +156,12 @@ def test_a_client_that_can_ask_gets_a_question_then_the_answer(http_server: Http
         asked.append((params.message, labels))
         return ElicitResult(action="accept", content={"choice": "Casino Royale (2006)"})
 
-    async def main() -> Any:
-        headers = {"Authorization": f"Bearer {ALICE}"}
-        async with (
-            httpx2.AsyncClient(headers=headers, timeout=30) as http,
-            Client(
-                streamable_http_client(http_server.url, http_client=http),
-                elicitation_callback=pick_2006,
-            ) as client,
-        ):
-            info = await client.call_tool("information", {"entity": "casino royale"})
-            rated = await client.call_tool("memory", {"movie": "Casino Royale", "rating": 4})
-            return info, rated
+    async def ask_and_rate(client: Client) -> Any:
+        info = await client.call_tool("information", {"entity": "casino royale"})
+        rated = await client.call_tool("memory", {"movie": "Casino Royale", "rating": 4})
+        return info, rated
 
-    info, rated = anyio.run(main)
+    info, rated = with_client(http_server, ALICE, ask_and_rate, elicit=pick_2006)
     assert [labels for _, labels in asked] == [["Casino Royale (1967)", "Casino Royale (2006)"]] * 2
     assert "Which one do you mean?" in asked[0][0]
     assert info.structured_content["kind"] == "movie"
@@ -175,18 +174,10 @@ def test_a_declined_question_returns_the_candidates(http_server: HttpServer) -> 
     async def decline(context: Any, params: ElicitRequestParams) -> ElicitResult:
         return ElicitResult(action="decline")
 
-    async def main() -> Any:
-        headers = {"Authorization": f"Bearer {ALICE}"}
-        async with (
-            httpx2.AsyncClient(headers=headers, timeout=30) as http,
-            Client(
-                streamable_http_client(http_server.url, http_client=http),
-                elicitation_callback=decline,
-            ) as client,
-        ):
-            return await client.call_tool("memory", {"movie": "Casino Royale", "rating": 4})
+    async def rate(client: Client) -> Any:
+        return await client.call_tool("memory", {"movie": "Casino Royale", "rating": 4})
 
-    result = anyio.run(main)
+    result = with_client(http_server, ALICE, rate, elicit=decline)
     assert result.structured_content["kind"] == "candidates"
     assert user_ratings(http_server.graph, ALICE_ID) == []
 
