@@ -27,8 +27,8 @@ from typing import Any
 from langchain_core.tools import BaseTool
 
 from agent.llm.base import LLM, ChatMessage, LLMChunk, LLMHealth, LLMRequest
+from evaluation.questions import DEFAULT_SET
 
-DEFAULT_SET = Path("tests/eval/questions.yaml")
 DEFAULT_IDS = (
     "info-casino-cast",
     "info-heat-director",
@@ -140,12 +140,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         return {}
 
     from agent.build import session_tools
-    from agent.evaluation.questions import load_questions
-    from agent.evaluation.runner import EVAL_USER_BASE, store_ratings
-    from agent.evaluation.sandbox import scratch_graph
     from agent.llm.factory import build_llm
     from agent.loop import Agent
     from agent.settings import LLMSettings
+    from evaluation.questions import load_questions
+    from evaluation.runner import EVAL_USER_BASE, store_ratings
+    from evaluation.sandbox import scratch_graph
     from semantic_layer.graph import connect
     from semantic_layer.session import Session
 

@@ -26,10 +26,10 @@ from langchain_core.tools import BaseTool, render_text_description_and_args
 from pydantic import ConfigDict, Field
 
 from agent.errors import AgentError
-from agent.evaluation.outcome import Outcome, ToolUse
-from agent.evaluation.questions import Question
 from agent.llm.base import LLM, ChatMessage, LLMRequest, Role, estimate_tokens
 from agent.result import LLMCall
+from evaluation.outcome import Outcome, ToolUse
+from evaluation.questions import Question
 from semantic_layer.tools.result import ToolResult
 
 PROMPT_FILE = Path(__file__).parent / "prompts" / "react_json.txt"

@@ -21,20 +21,24 @@ from rich.console import Console
 
 from agent.build import DEFAULT_MAX_STEPS, session_tools
 from agent.errors import AgentError
-from agent.evaluation.outcome import Outcome
-from agent.evaluation.questions import Question, QuestionSetError, load_questions
-from agent.evaluation.report import build_report, markdown, write_report
-from agent.evaluation.runner import EVAL_USER_BASE, AgentSubject, Subject, run_set
 from agent.llm.factory import build_llm
 from agent.settings import LLMSettings
+from evaluation.outcome import Outcome
+from evaluation.questions import DEFAULT_SET, Question, QuestionSetError, load_questions
+from evaluation.report import build_report, markdown, write_report
+from evaluation.runner import EVAL_USER_BASE, AgentSubject, Subject, run_set
 
-DEFAULT_SET = Path("tests/eval/questions.yaml")
 err = Console(stderr=True, highlight=False)
 
 
 def eval_command(
     set_path: Annotated[
-        Path, typer.Option("--set", help="Question set, .yaml or .jsonl.")
+        Path,
+        typer.Option(
+            "--set",
+            help="Question set, .yaml or .jsonl.",
+            show_default="the shipped set, evaluation/questions.yaml",
+        ),
     ] = DEFAULT_SET,
     llm: Annotated[
         str | None,
@@ -84,7 +88,7 @@ def eval_command(
         raise typer.Exit(2) from e
     subjects: list[Subject] = [AgentSubject(model, settings, max_steps=max_steps)]
     if baseline:
-        from agent.evaluation.baseline import BaselineSubject
+        from evaluation.baseline import BaselineSubject
 
         own = build_llm(settings)  # its own client: its own KV cache
         subjects.append(BaselineSubject(own, max_steps=max_steps, max_new_tokens=max_new_tokens))
@@ -113,7 +117,7 @@ def eval_command(
 def _run_all(
     subjects: list[Subject], questions: list[Question], quiet: bool, log_path: Path | None = None
 ) -> dict[str, list[Outcome]]:
-    from agent.evaluation.sandbox import scratch_graph
+    from evaluation.sandbox import scratch_graph
     from semantic_layer.errors import SemanticLayerError
     from semantic_layer.graph import connect
 

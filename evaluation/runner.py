@@ -1,7 +1,7 @@
 """Runs a question set through a subject, one fresh session user per question.
 
 A subject is anything that answers one question with a given list of tools: `AgentSubject`
-(our agent) or `agent.evaluation.baseline.BaselineSubject`. For every question the harness
+(our agent) or `evaluation.baseline.BaselineSubject`. For every question the harness
 makes a new `Session` whose user id is above any MovieLens id, builds the tools for it, stores
 the question's `ratings` through the Memory tool (so "what else would I like?" sees them, and
 nothing leaks to the next question), then hands over the question and its history.
@@ -18,11 +18,11 @@ from typing import Protocol
 from langchain_core.tools import BaseTool
 
 from agent.build import DEFAULT_MAX_STEPS, build_agent
-from agent.evaluation.outcome import Outcome, ToolUse
-from agent.evaluation.questions import Question, Rating
 from agent.events import Correction, FinalAnswer
 from agent.llm.base import LLM, ChatMessage
 from agent.settings import LLMSettings
+from evaluation.outcome import Outcome, ToolUse
+from evaluation.questions import Question, Rating
 from semantic_layer.session import Session
 
 log = logging.getLogger(__name__)

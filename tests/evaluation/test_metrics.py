@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 import yaml
 
-from agent.evaluation.metrics import evaluate, percentile
-from agent.evaluation.normalize import contains_fact, same_value
-from agent.evaluation.outcome import Outcome
-from agent.evaluation.questions import Question, Rating
-from agent.evaluation.report import build_report, write_report
-from agent.evaluation.runner import EVAL_USER_BASE, AgentSubject, run_set, store_ratings
+from evaluation.metrics import evaluate, percentile
+from evaluation.normalize import contains_fact, same_value
+from evaluation.outcome import Outcome
+from evaluation.questions import Question, Rating
+from evaluation.report import build_report, write_report
+from evaluation.runner import EVAL_USER_BASE, AgentSubject, run_set, store_ratings
 from semantic_layer.session import Session
 from tests.agent.fakes import ScriptedLLM, ScriptedTool, call, final, information, recommender
 
