@@ -53,6 +53,7 @@ COPY ui ./ui
 COPY data_import ./data_import
 COPY cypher ./cypher
 COPY mcp_server ./mcp_server
+COPY evaluation ./evaluation
 RUN pip install --no-deps --editable . \
     && python -c "import movieagent.cli" \
     && python -m compileall -q /app

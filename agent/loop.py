@@ -45,6 +45,7 @@ from agent.events import (
 from agent.grammar import FINAL_ANSWER, step_schema
 from agent.llm.base import (
     LLM,
+    MAX_NEW_TOKENS,
     ChatMessage,
     LLMRequest,
     LLMTransientError,
@@ -79,7 +80,7 @@ class Agent:
         max_retries: int = 2,
         backoff_s: float = 0.5,
         call_timeout_s: float = 60.0,
-        max_new_tokens: int = 400,
+        max_new_tokens: int = MAX_NEW_TOKENS,
         grammar: bool = True,
         tool_first: bool = False,
         thought: bool = False,

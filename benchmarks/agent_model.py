@@ -27,8 +27,8 @@ from typing import Any
 from langchain_core.tools import BaseTool
 
 from agent.llm.base import LLM, ChatMessage, LLMChunk, LLMHealth, LLMRequest
+from evaluation.questions import DEFAULT_SET
 
-DEFAULT_SET = Path("tests/eval/questions.yaml")
 DEFAULT_IDS = (
     "info-casino-cast",
     "info-heat-director",
@@ -140,14 +140,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         return {}
 
     from agent.build import session_tools
-    from agent.evaluation.questions import load_questions
-    from agent.evaluation.runner import EVAL_USER_BASE, store_ratings
-    from agent.evaluation.sandbox import scratch_graph
     from agent.llm.factory import build_llm
     from agent.loop import Agent
     from agent.settings import LLMSettings
+    from evaluation.questions import load_questions
+    from evaluation.runner import store_ratings
+    from evaluation.sandbox import scratch_graph
     from semantic_layer.graph import connect
     from semantic_layer.session import Session
+    from semantic_layer.user_policy import eval_user_ids
 
     wanted = args.ids.split(",") if args.ids else list(DEFAULT_IDS)
     by_id = {q.id: q for q in load_questions(args.set).questions}
@@ -156,7 +157,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     llm = TimedLLM(build_llm(settings))
     rows: list[Row] = []
     with connect() as graph, scratch_graph(graph) as scratch:
-        tools = session_tools(scratch, Session(user_id=EVAL_USER_BASE - 1))
+        user_ids = eval_user_ids()
+        tools = session_tools(scratch, Session(user_id=next(user_ids)))
         started = time.perf_counter()
         warm = Agent(llm, tools, call_timeout_s=settings.timeout_s)
         if hasattr(warm, "warm_up"):
@@ -164,8 +166,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         else:  # an agent without warm_up: one throwaway question fills the cache
             warm.ask("Hello")
         print(f"cold start (load + static prefix): {time.perf_counter() - started:.1f} s")
-        for n, question in enumerate(questions):
-            tools = session_tools(scratch, Session(user_id=EVAL_USER_BASE + n))
+        for question in questions:
+            tools = session_tools(scratch, Session(user_id=next(user_ids)))
             store_ratings(tools, question.ratings)
             row = run_question(llm, tools, question, settings, args.max_steps)
             rows.append(row)

@@ -2,7 +2,7 @@
 
     python benchmarks/agent_overhead.py [--turns 300]
 
-The measurement itself is the agent's own benchmark (`agent.benchmark`: loop time beyond the
+The measurement itself is the agent's own benchmark (`benchmarks.agent_loop`: loop time beyond the
 tools' own time, p50/p95, prompt tokens per call, LLM calls per question); this script runs it
 for `make bench` and adds the peak Python memory the run allocated (tracemalloc). Target: p95
 under 50 ms.
@@ -23,7 +23,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--turns", type=int, default=300)
     args = parser.parse_args(argv)
 
-    from agent.benchmark import main as measure
+    from benchmarks.agent_loop import main as measure
 
     tracemalloc.start()
     figures: dict[str, Any] = dict(measure(args.turns))

@@ -23,7 +23,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from agent.benchmark import _tools
 from agent.grammar import step_schema
 from agent.llm.base import LLMRequest
 from agent.llm.llama_load import fallback_model_path, load_model
@@ -31,6 +30,7 @@ from agent.llm.llama_threads import available_cores
 from agent.llm.llama_worker import Worker
 from agent.llm.llamacpp import CONTEXT_TOKENS, LlamaCppLLM
 from agent.prompt import ReactPrompt, ScratchpadStep
+from benchmarks.agent_loop import _tools
 
 QUESTION = "Who directed Heat?"
 STEP_1 = '{"thought": "I need the movie facts.", "action": "information", "action_input": {"entity": "Heat"}}'

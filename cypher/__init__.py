@@ -1,5 +1,5 @@
 """Every Cypher query of the project, one parameterized query per `.cypher` file.
 
-`cypher/NAME.cypher` is shared by all backends; `cypher/<backend>/NAME.cypher`
-(backend `falkordb` or `neo4j`) overrides it where the dialects really differ.
+`cypher/NAME.cypher` is shared by all backends; `cypher/<backend>/NAME.cypher` (a name of
+`semantic_layer.settings.Backend`) overrides it where the dialects really differ.
 """

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Annotated
 
@@ -12,6 +11,7 @@ from rich.console import Console
 
 from data_import.errors import ImportDataError
 from data_import.importer import BULK_THRESHOLD, ImportOptions, import_release
+from data_import.settings import ImportSettings
 from data_import.source import DEFAULT_URL, resolve_release
 from semantic_layer.errors import SemanticLayerError
 from semantic_layer.graph import connect
@@ -48,11 +48,11 @@ def import_command(
 ) -> None:
     """Import MovieLens into the graph (idempotent: running it twice changes no count)."""
     console = Console(stderr=as_json)
-    settings = GraphSettings.from_env()
-    source = source or os.environ.get("MOVIEAGENT_MOVIELENS") or DEFAULT_URL
-    enrich_env = os.environ.get("MOVIEAGENT_ENRICH")
-    enrich = enrich or (Path(enrich_env) if enrich_env else None)
     try:
+        settings = GraphSettings.from_env()
+        defaults = ImportSettings.from_env()
+        source = source or defaults.movielens
+        enrich = enrich or defaults.enrich
         release = resolve_release(source, settings.data_dir / "cache")
         if enrich is not None and not enrich.is_file():
             raise ImportDataError(f"--enrich {enrich}: no such file.")

@@ -2,8 +2,8 @@
 
     python -m devtools.syntax_check cypher
 
-Every `.cypher` file under the folder is checked, except those under `falkordb/` (FalkorDB
-dialect, run by the tests on the embedded FalkorDB). Leading `//` comment lines (a declared
+Every `.cypher` file under the folder is checked, except those in another backend's dialect
+folder (FalkorDB's, run by the tests on the embedded FalkorDB). Leading `//` comment lines (a declared
 tool's header) are skipped.
 
 No PyPI parser covers the Cypher we write on its own, so two are used and a query passes when
@@ -26,9 +26,11 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
-SKIP_DIRS = ("falkordb",)
+from semantic_layer.settings import Backend
+
+SKIP_DIRS = tuple(b for b in get_args(Backend) if b != "neo4j")  # other dialects
 _PARAMETER = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 _NAME = r"(?:[A-Za-z_][A-Za-z0-9_]*|`[^`]+`)"
 _PROP = rf"{_NAME}\.{_NAME}"

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-import os
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
+from pydantic import SecretStr
 from rich.console import Console
 from rich.markup import escape
 
 from mcp_server.auth import TOKENS_ENV, TokenFileError, read_tokens
+from mcp_server.settings import McpSettings
 from semantic_layer.errors import SemanticLayerError, UserIdError
 from semantic_layer.graph import Graph, connect
 from semantic_layer.graph_stats import graph_problem
@@ -41,8 +42,8 @@ def mcp_command(
         Path | None,
         typer.Option(
             "--tokens",
-            envvar=TOKENS_ENV,
-            help='http: JSON file mapping bearer tokens to user ids, {"token": 10000001}.',
+            help='http: JSON file mapping bearer tokens to user ids, {"token": 10000001}. '
+            f"Default: ${TOKENS_ENV}.",
         ),
     ] = None,
 ) -> None:
@@ -81,13 +82,17 @@ def mcp_command(
         _fail(str(e))
 
 
-def _tokens(path: Path | None, transport: Transport) -> dict[str, int] | None:
+def _tokens(path: Path | None, transport: Transport) -> dict[SecretStr, int] | None:
+    if path is not None and transport is Transport.stdio:
+        _fail("--tokens is for --transport http; over stdio the user is --user-id.", code=2)
+    if transport is Transport.stdio:
+        return None  # a tokens file in the settings is for the HTTP server; stdio has one user
+    try:
+        path = path or McpSettings.from_env().tokens_file
+    except SemanticLayerError as e:
+        _fail(str(e), code=2)
     if path is None:
         return None
-    if transport is Transport.stdio:
-        if os.environ.get(TOKENS_ENV):
-            return None  # set for the HTTP server; stdio has one local user
-        _fail("--tokens is for --transport http; over stdio the user is --user-id.", code=2)
     try:
         return read_tokens(path)
     except TokenFileError as e:

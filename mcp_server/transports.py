@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ipaddress
 import socket
-from collections.abc import Mapping
 
 import anyio
 from mcp.server import Server
@@ -13,7 +12,7 @@ from mcp.server.stdio import stdio_server
 from pydantic import AnyHttpUrl
 from starlette.applications import Starlette
 
-from mcp_server.auth import SCOPE, TokenUsers
+from mcp_server.auth import SCOPE, Tokens, TokenUsers
 
 PATH = "/mcp"
 
@@ -27,7 +26,7 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def http_problem(host: str, tokens: Mapping[str, int] | None) -> str | None:
+def http_problem(host: str, tokens: Tokens | None) -> str | None:
     """Why the HTTP transport must not start (a sentence), or None."""
     if not tokens and not is_loopback(host):
         return (
@@ -46,9 +45,7 @@ def serve_stdio(server: Server) -> None:
     anyio.run(main)
 
 
-def http_app(
-    server: Server, *, host: str, port: int, tokens: Mapping[str, int] | None = None
-) -> Starlette:
+def http_app(server: Server, *, host: str, port: int, tokens: Tokens | None = None) -> Starlette:
     """The ASGI app at `/mcp`; with `tokens`, a request without a known one gets 401."""
     if not tokens:
         return server.streamable_http_app(streamable_http_path=PATH, host=host)

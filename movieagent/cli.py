@@ -5,8 +5,8 @@ from __future__ import annotations
 import typer
 
 from agent.cli import register as register_agent
-from agent.evaluation.cli import register as register_eval
 from data_import.cli import register as register_import
+from evaluation.cli import register as register_eval
 from mcp_server.cli import register as register_mcp
 from semantic_layer.cli import register as register_semantic_layer
 from ui.cli import register as register_ui

@@ -1,14 +1,16 @@
-"""Graph settings: explicit argument, then environment variable, then a default or a clear error."""
+"""Graph settings, the semantic layer's one settings object (see `settings_base` for the order:
+explicit argument, environment, `.env`, default; a bad value is a sentence naming the variable)."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from semantic_layer.errors import ConfigurationError
+from pydantic import Field, SecretStr, field_validator, model_validator
+
+from semantic_layer.settings_base import LayerSettings
 
 Backend = Literal["falkordb", "neo4j"]
 DEFAULT_QUERY_TIMEOUT_MS = 20_000
@@ -17,27 +19,7 @@ DEFAULT_QUERY_TIMEOUT_MS = 20_000
 # a crash of the server loses nothing, a crash of the machine at most the last second).
 FSYNC_MODES = ("always", "everysec")
 DEFAULT_FSYNC = "always"
-
-
-def _timeout_ms(env: Mapping[str, str]) -> int:
-    text = env.get("MOVIEAGENT_QUERY_TIMEOUT_MS") or str(DEFAULT_QUERY_TIMEOUT_MS)
-    if not text.isascii() or not text.isdigit() or not 0 < int(text) <= 86_400_000:
-        raise ConfigurationError(
-            f"MOVIEAGENT_QUERY_TIMEOUT_MS={text!r} is not a time limit: use milliseconds from 1 "
-            f"to 86400000 (default {DEFAULT_QUERY_TIMEOUT_MS})."
-        )
-    return int(text)
-
-
-def _fsync(env: Mapping[str, str]) -> str:
-    mode = env.get("MOVIEAGENT_FSYNC") or DEFAULT_FSYNC
-    if mode not in FSYNC_MODES:
-        raise ConfigurationError(
-            f"MOVIEAGENT_FSYNC={mode!r}: use always (default: every write is on disk before it "
-            "is acknowledged) or everysec (faster; a crash of the machine loses at most the last "
-            "second of writes)."
-        )
-    return mode
+NEO4J_SCHEMES = {"neo4j", "neo4j+s", "neo4j+ssc", "bolt", "bolt+s", "bolt+ssc"}
 
 
 def default_data_dir(env: Mapping[str, str]) -> Path:
@@ -46,19 +28,24 @@ def default_data_dir(env: Mapping[str, str]) -> Path:
     return Path(base) / "movieagent"
 
 
-@dataclass(frozen=True)
-class GraphSettings:
-    """Where the graph lives. `NEO4J_URI` selects Neo4j; otherwise the embedded FalkorDB."""
+class GraphSettings(LayerSettings):
+    """Where the graph lives (`NEO4J_URI` selects Neo4j; otherwise the embedded FalkorDB), and
+    the folders of declared tools beside `cypher/tools/`."""
 
-    backend: Backend
-    data_dir: Path
-    graph_name: str = "movies"
-    neo4j_uri: str | None = None
-    neo4j_username: str = "neo4j"
-    neo4j_password: str | None = None
-    neo4j_database: str | None = None
-    query_timeout_ms: int = DEFAULT_QUERY_TIMEOUT_MS  # MOVIEAGENT_QUERY_TIMEOUT_MS
-    fsync: str = DEFAULT_FSYNC  # MOVIEAGENT_FSYNC: the embedded graph's append-only file
+    neo4j_uri: str | None = Field(None, validation_alias="NEO4J_URI")
+    neo4j_username: str = Field("neo4j", validation_alias="NEO4J_USERNAME")
+    neo4j_password: SecretStr | None = Field(None, validation_alias="NEO4J_PASSWORD")
+    neo4j_database: str | None = Field(None, validation_alias="NEO4J_DATABASE")
+    data_dir: Path = Field(validation_alias="MOVIEAGENT_DATA_DIR")
+    xdg_data_home: str | None = Field(
+        None, validation_alias="XDG_DATA_HOME", exclude=True, repr=False
+    )  # only for the default data_dir
+    graph_name: str = Field("movies", validation_alias="MOVIEAGENT_GRAPH")
+    query_timeout_ms: int = Field(
+        DEFAULT_QUERY_TIMEOUT_MS, validation_alias="MOVIEAGENT_QUERY_TIMEOUT_MS"
+    )
+    fsync: str = Field(DEFAULT_FSYNC, validation_alias="MOVIEAGENT_FSYNC")  # embedded graph only
+    tools_dir: str = Field("", validation_alias="MOVIEAGENT_TOOLS_DIR")  # os.pathsep-separated
 
     @classmethod
     def from_env(
@@ -68,47 +55,83 @@ class GraphSettings:
         data_dir: Path | str | None = None,
         neo4j_uri: str | None = None,
     ) -> GraphSettings:
-        env = os.environ if env is None else env
-        uri = neo4j_uri or env.get("NEO4J_URI") or None
-        directory = Path(data_dir or env.get("MOVIEAGENT_DATA_DIR") or default_data_dir(env))
-        graph_name = env.get("MOVIEAGENT_GRAPH", "movies")
-        if not graph_name.replace("_", "").replace("-", "").isalnum():
-            raise ConfigurationError(
-                f"MOVIEAGENT_GRAPH={graph_name!r} is not a valid graph name: "
+        """From `env` alone, or (None) from the environment and `.env`; arguments win."""
+        return cls.read(
+            env,
+            MOVIEAGENT_DATA_DIR=str(data_dir) if data_dir else None,
+            NEO4J_URI=neo4j_uri,
+        )
+
+    @property
+    def backend(self) -> Backend:
+        return "falkordb" if self.neo4j_uri is None else "neo4j"
+
+    @property
+    def extra_tool_dirs(self) -> list[Path]:
+        """The folders of `MOVIEAGENT_TOOLS_DIR`, in order."""
+        return [Path(p).expanduser() for p in self.tools_dir.split(os.pathsep) if p]
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_data_dir(cls, data: Any) -> Any:
+        if isinstance(data, dict) and not data.get("MOVIEAGENT_DATA_DIR"):
+            xdg = {"XDG_DATA_HOME": data.get("XDG_DATA_HOME") or ""}
+            data = {**data, "MOVIEAGENT_DATA_DIR": default_data_dir(xdg)}
+        return data
+
+    @field_validator("data_dir")
+    @classmethod
+    def _expand(cls, path: Path) -> Path:
+        return path.expanduser()
+
+    @field_validator("graph_name")
+    @classmethod
+    def _graph_name(cls, name: str) -> str:
+        if not name.replace("_", "").replace("-", "").isalnum():
+            raise ValueError(
+                f"MOVIEAGENT_GRAPH={name!r} is not a valid graph name: "
                 "use letters, digits, '-' and '_'."
             )
-        timeout_ms = _timeout_ms(env)
+        return name
+
+    @field_validator("query_timeout_ms", mode="before")
+    @classmethod
+    def _timeout_ms(cls, value: Any) -> int:
+        text = str(value)
+        if not text.isascii() or not text.isdigit() or not 0 < int(text) <= 86_400_000:
+            raise ValueError(
+                f"MOVIEAGENT_QUERY_TIMEOUT_MS={text!r} is not a time limit: use milliseconds "
+                f"from 1 to 86400000 (default {DEFAULT_QUERY_TIMEOUT_MS})."
+            )
+        return int(text)
+
+    @field_validator("fsync")
+    @classmethod
+    def _fsync(cls, mode: str) -> str:
+        if mode not in FSYNC_MODES:
+            raise ValueError(
+                f"MOVIEAGENT_FSYNC={mode!r}: use always (default: every write is on disk before "
+                "it is acknowledged) or everysec (faster; a crash of the machine loses at most "
+                "the last second of writes)."
+            )
+        return mode
+
+    @model_validator(mode="after")
+    def _neo4j(self) -> GraphSettings:
+        uri = self.neo4j_uri
         if uri is None:
-            return cls(backend="falkordb", data_dir=directory.expanduser(), graph_name=graph_name,
-                       query_timeout_ms=timeout_ms, fsync=_fsync(env))  # fmt: skip
-        if uri.split("://", 1)[0] not in {
-            "neo4j",
-            "neo4j+s",
-            "neo4j+ssc",
-            "bolt",
-            "bolt+s",
-            "bolt+ssc",
-        }:
-            raise ConfigurationError(
+            return self
+        if uri.split("://", 1)[0] not in NEO4J_SCHEMES:
+            raise ValueError(
                 f"NEO4J_URI={uri!r} is not a Neo4j address: "
                 "use neo4j://HOST:7687 or bolt://HOST:7687 (neo4j+s:// for Aura)."
             )
-        password = env.get("NEO4J_PASSWORD")
-        if not password:
-            raise ConfigurationError(
+        if self.neo4j_password is None:
+            raise ValueError(
                 "NEO4J_URI is set but NEO4J_PASSWORD is not: set NEO4J_PASSWORD "
                 "(and NEO4J_USERNAME if it is not 'neo4j')."
             )
-        return cls(
-            backend="neo4j",
-            data_dir=directory.expanduser(),
-            graph_name=graph_name,
-            neo4j_uri=uri,
-            neo4j_username=env.get("NEO4J_USERNAME") or "neo4j",
-            neo4j_password=password,
-            neo4j_database=env.get("NEO4J_DATABASE") or None,
-            query_timeout_ms=timeout_ms,
-        )
+        return self
 
     def describe(self) -> str:
         """One line for logs and the UI, without secrets."""

@@ -6,9 +6,14 @@
   read-only, so nothing can be stored or removed under their name, unless `admin`.
 - An app id (`FIRST_APP_USER_ID`..`LAST_APP_USER_ID`) must have been handed out already, and must
   not belong to another signed-in person (an account other than `account`), unless `admin`.
+- Evaluation runs act as throwaway users on a scratch copy of the graph, one a question, with ids
+  from `eval_user_ids` (app ids, so their ratings can be stored).
 """
 
 from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
 
 from semantic_layer.errors import UserIdError
 from semantic_layer.graph import Graph
@@ -19,6 +24,15 @@ from semantic_layer.users import FIRST_APP_USER_ID, LAST_APP_USER_ID, user_recor
 MAX_USER_ID = 2**63 - 1  # the largest integer both databases store
 LOCAL_ACCOUNT = "local"  # the person at the keyboard of this machine (CLI, `make run`)
 _FRESH = "leave out --user-id to start as a new user"
+FIRST_EVAL_USER_ID = 900_000_000  # far above MovieLens ids; each question gets the next id
+
+
+def eval_user_ids(first: int = FIRST_EVAL_USER_ID) -> Iterator[int]:
+    """Ids for throwaway evaluation users (on a scratch graph): `first`, `first + 1`, ..."""
+    check_range(first)
+    if is_movielens_user(first):
+        raise UserIdError(f"Evaluation users get app ids (from {FIRST_APP_USER_ID}), not {first}.")
+    return itertools.count(first)
 
 
 def session_for(

@@ -21,6 +21,7 @@ ENRICHED = SHARED_DATA / "movielens" / "enriched" / "movies.csv"
 
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["TRANSFORMERS_OFFLINE"] = "1"
+os.environ["MOVIEAGENT_ENV_FILE"] = ""  # a developer's .env (say, a NEO4J_URI) never steers tests
 for _var in ("NEO4J_URI_FOR_TESTS",):
     os.environ.pop(_var, None)
 

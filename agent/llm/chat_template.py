@@ -1,4 +1,4 @@
-"""Mixtral's chat template, to measure prompts as Mixtral sees them (`agent.benchmark`).
+"""Mixtral's chat template, to measure prompts as Mixtral sees them (`benchmarks.agent_loop`).
 
 No backend renders prompts itself any more: TGI's Messages API and OpenAI-compatible servers
 apply the served model's own template.

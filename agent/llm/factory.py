@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pydantic import SecretStr
+
 from agent.llm.base import LLM
 from agent.settings import LLMSettings
 
@@ -12,7 +14,7 @@ def build_llm(settings: LLMSettings) -> LLM:
         from agent.llm.tgi import TGILLM
 
         assert settings.url is not None
-        return TGILLM(settings.url, token=settings.api_key, timeout_s=settings.timeout_s)
+        return TGILLM(settings.url, token=_secret(settings.api_key), timeout_s=settings.timeout_s)
     if settings.kind == "openai":
         from agent.llm.openai_compat import OpenAICompatLLM
 
@@ -20,7 +22,7 @@ def build_llm(settings: LLMSettings) -> LLM:
         return OpenAICompatLLM(
             settings.url,
             model=settings.model,
-            api_key=settings.api_key,
+            api_key=_secret(settings.api_key),
             timeout_s=settings.timeout_s,
         )
     from agent.llm.llamacpp import CONTEXT_TOKENS, LlamaCppLLM
@@ -30,3 +32,8 @@ def build_llm(settings: LLMSettings) -> LLM:
         n_ctx=settings.context_tokens or CONTEXT_TOKENS,
         n_threads=settings.threads,
     )
+
+
+def _secret(value: SecretStr | None) -> str | None:
+    """The token itself, for the one place that sends it (an Authorization header)."""
+    return value.get_secret_value() if value is not None else None

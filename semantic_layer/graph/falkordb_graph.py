@@ -8,7 +8,6 @@ snapshots paused during an import, its full-text syntax) lives here, behind `Gra
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -79,7 +78,7 @@ class FalkorGraph(Graph):
     def sibling(self, graph_name: str) -> FalkorGraph:
         """Another graph of the same server, through this connection (closing it does nothing;
         the import builds a new graph under a private name, then swaps it in)."""
-        settings = dataclasses.replace(self.settings, graph_name=graph_name)
+        settings = self.settings.model_copy(update={"graph_name": graph_name})
         graph = FalkorGraph(settings, self.queries, server=self._server)
         graph.timeout_ms = self.timeout_ms
         return graph

@@ -28,7 +28,11 @@ class Neo4jGraph(Graph):
         self.timeout_ms = settings.query_timeout_ms
         assert settings.neo4j_uri is not None
         self._driver = neo4j.GraphDatabase.driver(
-            settings.neo4j_uri, auth=(settings.neo4j_username, settings.neo4j_password or "")
+            settings.neo4j_uri,
+            auth=(
+                settings.neo4j_username,
+                settings.neo4j_password.get_secret_value() if settings.neo4j_password else "",
+            ),
         )
         try:
             self._driver.verify_connectivity()

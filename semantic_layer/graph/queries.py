@@ -6,10 +6,12 @@ import re
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import get_args
 
 from semantic_layer.errors import QueryNotFoundError
+from semantic_layer.settings import Backend
 
-BACKENDS = ("falkordb", "neo4j")
+BACKENDS = get_args(Backend)
 _NAME = re.compile(r"^[a-z0-9_]+(/[a-z0-9_]+)*$")
 
 

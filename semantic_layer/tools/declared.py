@@ -8,7 +8,6 @@ transaction unless the header says `mode: write`.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal
@@ -18,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from semantic_layer.errors import ToolDeclarationError
 from semantic_layer.graph.queries import default_cypher_root
 from semantic_layer.resolve import resolve_movie, resolve_person
+from semantic_layer.settings import GraphSettings
 from semantic_layer.tools.base import GraphTool
 from semantic_layer.tools.genre import Genre
 from semantic_layer.tools.header import ParamSpec, ToolSpec, parse_tool_file
@@ -26,7 +26,6 @@ from semantic_layer.tools.trace import TracedGraph
 from semantic_layer.users import new_user_id
 
 MAX_ROWS = 50
-TOOLS_DIR_ENV = "MOVIEAGENT_TOOLS_DIR"
 _PLAIN: dict[str, type] = {"string": str, "integer": int, "number": float, "boolean": bool}
 _RESOLVED_HINT = {
     "movie": " (a movie title; the best match is looked up, ambiguous titles ask back)",
@@ -102,9 +101,7 @@ def _field(param: ParamSpec) -> tuple[Any, Any]:
 
 def tool_dirs(env: Mapping[str, str] | None = None) -> list[Path]:
     """`cypher/tools/`, then the folders in `MOVIEAGENT_TOOLS_DIR`."""
-    env = os.environ if env is None else env
-    extra = [Path(p).expanduser() for p in env.get(TOOLS_DIR_ENV, "").split(os.pathsep) if p]
-    return [default_cypher_root() / "tools", *extra]
+    return [default_cypher_root() / "tools", *GraphSettings.from_env(env).extra_tool_dirs]
 
 
 def declared_specs(folders: Iterable[Path], reserved: Iterable[str] = ()) -> list[ToolSpec]:

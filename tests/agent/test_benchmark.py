@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agent.benchmark import main
+from benchmarks.agent_loop import main
 
 
 def test_overhead_per_turn_is_small() -> None:

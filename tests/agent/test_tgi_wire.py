@@ -13,7 +13,7 @@ import pytest
 
 from agent import Agent, AnswerToken, LLMCallEvent, build_llm
 from agent.errors import LLMUnavailableError
-from agent.llm.base import ChatMessage, LLMRequest
+from agent.llm.base import MAX_NEW_TOKENS, ChatMessage, LLMRequest
 from agent.llm.tgi import TGILLM
 from agent.settings import LLMSettings
 from tests.agent.fakes import ScriptedTool, call, final
@@ -47,7 +47,7 @@ def test_messages_api_with_tgi_grammar(tgi_server: TGIServer, tools: list[Script
     grammar = first["response_format"]
     assert grammar["type"] == "json" and set(grammar) == {"type", "value"}
     assert "properties" in grammar["value"] and len(grammar["value"]["anyOf"]) == 3
-    assert first["stop"] == ["Observation:"] and first["max_tokens"] == 400
+    assert first["stop"] == ["Observation:"] and first["max_tokens"] == MAX_NEW_TOKENS
     assert first["temperature"] == 0
     assert [m["role"] for m in first["messages"]] == ["user"]
     assert first["messages"][0]["content"].startswith("You are MovieAgent")

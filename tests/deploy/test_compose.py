@@ -191,7 +191,8 @@ def test_graph_settings_accept_the_container_environment(service: str) -> None:
     assert settings.backend == "neo4j"
     assert settings.neo4j_uri == "neo4j://neo4j:7687"
     assert settings.neo4j_username == "neo4j"
-    assert settings.neo4j_password == EXAMPLE_ENV["NEO4J_PASSWORD"]
+    assert settings.neo4j_password is not None
+    assert settings.neo4j_password.get_secret_value() == EXAMPLE_ENV["NEO4J_PASSWORD"]
     assert settings.neo4j_database is None
     assert str(settings.data_dir) == "/data"
 
@@ -216,7 +217,7 @@ def test_llm_settings_accept_an_external_openai_server() -> None:
     settings = LLMSettings.from_env(container_env(model["services"]["app"]))
     assert (settings.kind, settings.url) == ("openai", "http://vllm.internal:8000/v1")
     assert settings.model == "mistralai/Mixtral-8x7B-Instruct-v0.1"
-    assert settings.api_key == "sk-example"
+    assert settings.api_key is not None and settings.api_key.get_secret_value() == "sk-example"
     assert cc.all_problems(model) == []
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from agent.evaluation.questions import Question, load_questions
+from evaluation.questions import Question, load_questions
 
 TINY_SET = """\
 questions:

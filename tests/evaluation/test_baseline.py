@@ -6,14 +6,14 @@ import json
 
 import pytest
 
-from agent.evaluation.metrics import evaluate
-from agent.evaluation.questions import Question
-from agent.evaluation.runner import run_set
+from evaluation.metrics import evaluate
+from evaluation.questions import Question
+from evaluation.runner import run_set
 from tests.agent.fakes import ScriptedLLM, information, recommender
 
 pytest.importorskip("langchain_classic")
 
-from agent.evaluation.baseline import BaselineSubject, to_chat_messages
+from evaluation.baseline import BaselineSubject, to_chat_messages
 
 
 def _action(tool: str, **args: str) -> str:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from agent.evaluation.cli import round_robin
-from agent.evaluation.questions import Question
+from evaluation.cli import round_robin
+from evaluation.questions import Question
 
 
 def test_round_robin_covers_every_category_early(tiny_set: list[Question]) -> None:
@@ -13,8 +13,8 @@ def test_round_robin_covers_every_category_early(tiny_set: list[Question]) -> No
 
 
 def test_a_cut_short_run_is_compared_on_the_questions_both_finished() -> None:
-    from agent.evaluation.cli import finished_by_all
-    from agent.evaluation.outcome import Outcome
+    from evaluation.cli import finished_by_all
+    from evaluation.outcome import Outcome
 
     def outcome(subject: str, qid: str) -> Outcome:
         return Outcome(id=qid, category="info", language="en", subject=subject)

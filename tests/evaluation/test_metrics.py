@@ -9,13 +9,14 @@ from typing import Any
 import pytest
 import yaml
 
-from agent.evaluation.metrics import evaluate, percentile
-from agent.evaluation.normalize import contains_fact, same_value
-from agent.evaluation.outcome import Outcome
-from agent.evaluation.questions import Question, Rating
-from agent.evaluation.report import build_report, write_report
-from agent.evaluation.runner import EVAL_USER_BASE, AgentSubject, run_set, store_ratings
+from evaluation.metrics import evaluate, percentile
+from evaluation.normalize import contains_fact, same_value
+from evaluation.outcome import Outcome
+from evaluation.questions import Question, Rating
+from evaluation.report import build_report, write_report
+from evaluation.runner import AgentSubject, run_set, store_ratings
 from semantic_layer.session import Session
+from semantic_layer.user_policy import FIRST_EVAL_USER_ID
 from tests.agent.fakes import ScriptedLLM, ScriptedTool, call, final, information, recommender
 
 # q1 right tool and args (year and case differ), facts found; q2 right; q3 wrong tool;
@@ -48,7 +49,7 @@ def _run(questions: list[Question]) -> tuple[list[Outcome], ScriptedLLM, list[Se
 def test_exact_figures_on_a_scripted_run(tiny_set: list[Question]) -> None:
     outcomes, llm, sessions = _run(tiny_set)
     assert not llm.replies  # every scripted reply was used, in order
-    assert [s.user_id for s in sessions] == [EVAL_USER_BASE + i for i in range(5)]
+    assert [s.user_id for s in sessions] == [FIRST_EVAL_USER_ID + i for i in range(5)]
     result = evaluate(tiny_set, outcomes)
     overall = result["overall"]
     assert overall.questions == 5

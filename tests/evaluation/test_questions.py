@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import tomllib
+from fnmatch import fnmatch
 from pathlib import Path
 
 import pytest
 
-from agent.evaluation.questions import QuestionSetError, load_questions
+import evaluation
+from evaluation.questions import DEFAULT_SET, QuestionSetError, load_questions
 
 GOOD = """\
 questions:
@@ -87,3 +90,25 @@ def test_empty_and_shapeless_sets_are_rejected(tmp_path: Path) -> None:
         load_questions(path)
     with pytest.raises(QuestionSetError, match="cannot read"):
         load_questions(tmp_path / "missing.yaml")
+
+
+def test_the_shipped_set_is_found_from_any_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert DEFAULT_SET.is_absolute()
+    assert len(load_questions(DEFAULT_SET).questions) > 50
+
+
+def test_every_data_file_of_the_harness_is_package_data() -> None:
+    """An installed package carries the question set and the baseline's prompt."""
+    root = Path(evaluation.__file__).parent
+    pyproject = tomllib.loads((root.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    globs = pyproject["tool"]["setuptools"]["package-data"]["evaluation"]
+    data = [
+        p.relative_to(root).as_posix()
+        for p in root.rglob("*")
+        if p.is_file() and p.suffix not in {".py", ".pyc"}
+    ]
+    assert "questions.yaml" in data
+    assert all(any(fnmatch(name, g) for g in globs) for name in data), (data, globs)

@@ -65,3 +65,12 @@ def test_cli_refuses_tokens_with_a_user_id_or_over_stdio(tmp_path: Path) -> None
     path.write_text("{}")
     bad = runner.invoke(app, ["mcp", "--transport", "http", "--tokens", str(path)])
     assert bad.exit_code == 2 and "non-empty JSON object" in bad.output
+
+
+def test_tokens_never_print(tmp_path: Path) -> None:
+    path = tmp_path / "tokens.json"
+    path.write_text(f'{{"{GOOD}": 10000001}}')
+    tokens = read_tokens(path)
+    verifier = TokenUsers(tokens)
+    assert GOOD not in repr(tokens) + repr(vars(verifier))
+    assert list(tokens.values()) == [10000001]

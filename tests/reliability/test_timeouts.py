@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from typing import Any
 
@@ -24,7 +23,7 @@ def test_the_time_limit_is_a_setting() -> None:
 
 
 def test_a_slow_query_on_falkordb_is_stopped_with_a_sentence(settings: GraphSettings) -> None:
-    with connect(dataclasses.replace(settings, query_timeout_ms=100)) as graph:
+    with connect(settings.model_copy(update={"query_timeout_ms": 100})) as graph:
         graph.write("test/create_node")  # a graph to query
         small = sum(1 for a in range(1, 31) for b in range(1, 31) if a * b % 7 == 3)
         assert graph.read("test/slow_count", {"n": 30})[0]["matches"] == small

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import pytest
@@ -15,7 +14,7 @@ from semantic_layer.graph_stats import graph_problem
 @pytest.fixture
 def absent_graph(movie_graph: Any, graph_settings: Any) -> Any:
     """A handle on a graph name that was never created, in the running embedded database."""
-    graph = FalkorGraph(dataclasses.replace(graph_settings, graph_name="never_imported"))
+    graph = FalkorGraph(graph_settings.model_copy(update={"graph_name": "never_imported"}))
     yield graph
     graph.delete_graph()
 

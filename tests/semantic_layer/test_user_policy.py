@@ -10,7 +10,14 @@ import pytest
 from semantic_layer.errors import ReadOnlySessionError, UserIdError
 from semantic_layer.session import Session
 from semantic_layer.tools.memory import Memory
-from semantic_layer.user_policy import LOCAL_ACCOUNT, MAX_USER_ID, session_for
+from semantic_layer.user_policy import (
+    FIRST_EVAL_USER_ID,
+    LOCAL_ACCOUNT,
+    MAX_USER_ID,
+    eval_user_ids,
+    is_movielens_user,
+    session_for,
+)
 from semantic_layer.user_ratings import count_ratings, remove_rating
 from semantic_layer.users import (
     FIRST_APP_USER_ID,
@@ -110,3 +117,14 @@ def test_each_account_is_bound_to_exactly_one_user(writable: Any) -> None:
     assert FIRST_APP_USER_ID <= alice <= LAST_APP_USER_ID
     guest = new_user_id(writable)  # a guest's id is bound to nobody, and is a new one
     assert guest not in (alice, bob)
+
+
+def test_evaluation_users_are_app_users_one_a_question() -> None:
+    ids = eval_user_ids()
+    assert [next(ids) for _ in range(3)] == [FIRST_EVAL_USER_ID + i for i in range(3)]
+    assert not is_movielens_user(FIRST_EVAL_USER_ID)
+    assert FIRST_EVAL_USER_ID <= LAST_APP_USER_ID
+    with pytest.raises(UserIdError, match="app ids"):
+        eval_user_ids(5)  # a MovieLens user's id
+    with pytest.raises(UserIdError):
+        eval_user_ids(0)

@@ -1,7 +1,7 @@
 """Runs a question set through a subject, one fresh session user per question.
 
 A subject is anything that answers one question with a given list of tools: `AgentSubject`
-(our agent) or `agent.evaluation.baseline.BaselineSubject`. For every question the harness
+(our agent) or `evaluation.baseline.BaselineSubject`. For every question the harness
 makes a new `Session` whose user id is above any MovieLens id, builds the tools for it, stores
 the question's `ratings` through the Memory tool (so "what else would I like?" sees them, and
 nothing leaks to the next question), then hands over the question and its history.
@@ -9,7 +9,6 @@ nothing leaks to the next question), then hands over the question and its histor
 
 from __future__ import annotations
 
-import itertools
 import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -18,16 +17,16 @@ from typing import Protocol
 from langchain_core.tools import BaseTool
 
 from agent.build import DEFAULT_MAX_STEPS, build_agent
-from agent.evaluation.outcome import Outcome, ToolUse
-from agent.evaluation.questions import Question, Rating
 from agent.events import Correction, FinalAnswer
 from agent.llm.base import LLM, ChatMessage
 from agent.settings import LLMSettings
+from evaluation.outcome import Outcome, ToolUse
+from evaluation.questions import Question, Rating
 from semantic_layer.session import Session
+from semantic_layer.user_policy import FIRST_EVAL_USER_ID, eval_user_ids
 
 log = logging.getLogger(__name__)
 
-EVAL_USER_BASE = 900_000_000  # MovieLens user ids are far below; each question gets the next id
 PARSE_PROBLEMS = frozenset({"not_json", "unknown_action", "empty_answer", "cut_off"})
 ToolFactory = Callable[[Session], Sequence[BaseTool]]
 Progress = Callable[[Question, Outcome], None]
@@ -89,11 +88,11 @@ def run_set(
     questions: Iterable[Question],
     tools_for: ToolFactory,
     *,
-    first_user_id: int = EVAL_USER_BASE,
+    first_user_id: int = FIRST_EVAL_USER_ID,
     progress: Progress | None = None,
 ) -> list[Outcome]:
     """Every question through `subject`, each with a new user and freshly built tools."""
-    user_ids = itertools.count(first_user_id)
+    user_ids = eval_user_ids(first_user_id)
     outcomes: list[Outcome] = []
     for question in questions:
         tools = list(tools_for(Session(user_id=next(user_ids), display_name="eval")))

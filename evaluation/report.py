@@ -12,9 +12,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from agent.evaluation.metrics import Summary, evaluate, percentile, tool_latencies
-from agent.evaluation.outcome import Outcome
-from agent.evaluation.questions import Question
+from evaluation.metrics import Summary, evaluate, percentile, tool_latencies
+from evaluation.outcome import Outcome
+from evaluation.questions import Question
 
 ROWS: list[tuple[str, str, str]] = [  # (label, summary field, format)
     ("tool-choice accuracy", "tool_accuracy", "pct"),

@@ -2,7 +2,7 @@
 
 A backend that copies a graph cheaply (the embedded graph) gives a copy that is dropped
 afterwards (`Graph.scratch_copy`). Others cannot: the run then uses the graph itself, and only
-the fresh session users (ids from `runner.EVAL_USER_BASE`) keep its questions apart.
+the fresh session users (ids from `user_policy.eval_user_ids`) keep its questions apart.
 """
 
 from __future__ import annotations

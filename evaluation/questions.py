@@ -19,6 +19,8 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 Scalar = str | int | float | bool | None
+# The shipped set, package data beside this module: found from any working directory.
+DEFAULT_SET = Path(__file__).resolve().parent / "questions.yaml"
 
 
 class QuestionSetError(ValueError):

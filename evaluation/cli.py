@@ -9,7 +9,6 @@ that any first part of the run covers every category.
 
 from __future__ import annotations
 
-import itertools
 import json
 import time
 from dataclasses import replace
@@ -21,20 +20,24 @@ from rich.console import Console
 
 from agent.build import DEFAULT_MAX_STEPS, session_tools
 from agent.errors import AgentError
-from agent.evaluation.outcome import Outcome
-from agent.evaluation.questions import Question, QuestionSetError, load_questions
-from agent.evaluation.report import build_report, markdown, write_report
-from agent.evaluation.runner import EVAL_USER_BASE, AgentSubject, Subject, run_set
 from agent.llm.factory import build_llm
 from agent.settings import LLMSettings
+from evaluation.outcome import Outcome
+from evaluation.questions import DEFAULT_SET, Question, QuestionSetError, load_questions
+from evaluation.report import build_report, markdown, write_report
+from evaluation.runner import AgentSubject, Subject, run_set
 
-DEFAULT_SET = Path("tests/eval/questions.yaml")
 err = Console(stderr=True, highlight=False)
 
 
 def eval_command(
     set_path: Annotated[
-        Path, typer.Option("--set", help="Question set, .yaml or .jsonl.")
+        Path,
+        typer.Option(
+            "--set",
+            help="Question set, .yaml or .jsonl.",
+            show_default="the shipped set, evaluation/questions.yaml",
+        ),
     ] = DEFAULT_SET,
     llm: Annotated[
         str | None,
@@ -58,7 +61,15 @@ def eval_command(
         list[str] | None, typer.Option("--category", help="Only these categories (repeatable).")
     ] = None,
     max_steps: Annotated[int, typer.Option("--max-steps", min=1)] = DEFAULT_MAX_STEPS,
-    max_new_tokens: Annotated[int, typer.Option("--max-new-tokens", min=16)] = 400,
+    max_new_tokens: Annotated[
+        int | None,
+        typer.Option(
+            "--max-new-tokens",
+            min=16,
+            show_default="$MOVIEAGENT_MAX_NEW_TOKENS, else 512",
+            help="Tokens per step, for both subjects.",
+        ),
+    ] = None,
     spread: Annotated[
         bool, typer.Option("--spread", help="Round-robin over categories (for partial runs).")
     ] = False,
@@ -77,17 +88,21 @@ def eval_command(
     try:
         questions = _select(load_questions(set_path).questions, category, limit)
         questions = round_robin(questions) if spread else questions
-        settings = replace(LLMSettings.from_env(spec=llm), max_new_tokens=max_new_tokens)
+        settings = LLMSettings.from_env(spec=llm)
+        if max_new_tokens is not None:
+            settings = replace(settings, max_new_tokens=max_new_tokens)
         model = build_llm(settings)
     except (QuestionSetError, AgentError) as e:
         err.print(f"[red]error:[/red] {e}")
         raise typer.Exit(2) from e
     subjects: list[Subject] = [AgentSubject(model, settings, max_steps=max_steps)]
     if baseline:
-        from agent.evaluation.baseline import BaselineSubject
+        from evaluation.baseline import BaselineSubject
 
         own = build_llm(settings)  # its own client: its own KV cache
-        subjects.append(BaselineSubject(own, max_steps=max_steps, max_new_tokens=max_new_tokens))
+        subjects.append(
+            BaselineSubject(own, max_steps=max_steps, max_new_tokens=settings.max_new_tokens)
+        )
     started = time.time()
     log_path = out / "outcomes.jsonl" if out is not None else None
     runs = _run_all(subjects, questions, quiet=as_json, log_path=log_path)
@@ -96,7 +111,7 @@ def eval_command(
         "questions": len(questions),
         "llm": model.describe(),
         "max_steps": max_steps,
-        "max_new_tokens": max_new_tokens,
+        "max_new_tokens": settings.max_new_tokens,
         "started": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(started)),
         "wall_s": round(time.time() - started, 1),
     }
@@ -113,9 +128,10 @@ def eval_command(
 def _run_all(
     subjects: list[Subject], questions: list[Question], quiet: bool, log_path: Path | None = None
 ) -> dict[str, list[Outcome]]:
-    from agent.evaluation.sandbox import scratch_graph
+    from evaluation.sandbox import scratch_graph
     from semantic_layer.errors import SemanticLayerError
     from semantic_layer.graph import connect
+    from semantic_layer.user_policy import eval_user_ids
 
     if log_path is not None:
         log_path.parent.mkdir(parents=True, exist_ok=True)
@@ -133,7 +149,7 @@ def _run_all(
             )
 
     runs: dict[str, list[Outcome]] = {subject.name: [] for subject in subjects}
-    user_ids = itertools.count(EVAL_USER_BASE)
+    user_ids = eval_user_ids()
     try:
         with connect() as graph, scratch_graph(graph) as scratch:
             for question in questions:  # subjects take turns: a cut-off run stays comparable

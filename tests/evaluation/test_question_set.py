@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from agent.evaluation.normalize import fold, normalize_name
-from agent.evaluation.questions import Question, load_questions
+from evaluation.normalize import fold, normalize_name
+from evaluation.questions import DEFAULT_SET, Question, load_questions
 
-SET = Path(__file__).parent / "questions.yaml"
+SET = DEFAULT_SET
 TOOLS = {"recommender", "information", "memory", "smalltalk"}
 
 

@@ -26,10 +26,10 @@ from langchain_core.tools import BaseTool, render_text_description_and_args
 from pydantic import ConfigDict, Field
 
 from agent.errors import AgentError
-from agent.evaluation.outcome import Outcome, ToolUse
-from agent.evaluation.questions import Question
-from agent.llm.base import LLM, ChatMessage, LLMRequest, Role, estimate_tokens
+from agent.llm.base import LLM, MAX_NEW_TOKENS, ChatMessage, LLMRequest, Role, estimate_tokens
 from agent.result import LLMCall
+from evaluation.outcome import Outcome, ToolUse
+from evaluation.questions import Question
 from semantic_layer.tools.result import ToolResult
 
 PROMPT_FILE = Path(__file__).parent / "prompts" / "react_json.txt"
@@ -45,7 +45,7 @@ class LLMChatModel(BaseChatModel):
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
     llm: Any  # agent.llm.base.LLM (Any: pydantic cannot validate an ABC instance field)
-    max_new_tokens: int = 400
+    max_new_tokens: int = MAX_NEW_TOKENS
     timeout_s: float = 60.0
     calls: list[LLMCall] = Field(default_factory=list)
 
@@ -124,7 +124,9 @@ class BaselineSubject:
 
     name = "baseline"
 
-    def __init__(self, llm: LLM, *, max_steps: int = 5, max_new_tokens: int = 400) -> None:
+    def __init__(
+        self, llm: LLM, *, max_steps: int = 5, max_new_tokens: int = MAX_NEW_TOKENS
+    ) -> None:
         self.llm = llm
         self.max_steps = max_steps
         self.max_new_tokens = max_new_tokens

@@ -1,6 +1,6 @@
 """The agent's own cost per turn, with an instant model and instant tools.
 
-    python -m agent.benchmark [--turns 300]
+    python -m benchmarks.agent_loop [--turns 300]
 
 Prints the loop's overhead per question (everything except waiting for the model and the tools:
 prompt building, parsing, validation, events), p50 and p95, the prompt tokens per call and the

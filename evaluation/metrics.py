@@ -19,9 +19,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from agent.evaluation.normalize import contains_fact, same_value
-from agent.evaluation.outcome import Outcome
-from agent.evaluation.questions import Question
+from evaluation.normalize import contains_fact, same_value
+from evaluation.outcome import Outcome
+from evaluation.questions import Question
 
 
 class Score(BaseModel):
