@@ -8,6 +8,7 @@ from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
+from semantic_layer.tools.payloads import Basis, MovieCard, Recommendation, Recommendations
 from semantic_layer.tools.result import ToolResult
 from tests.agent.fakes import ScriptedLLM, call, final, information, recommender
 from tests.ui import harness
@@ -39,9 +40,15 @@ def test_hostile_titles_tags_and_answers_are_shown_literally(
             tool="recommender",
             kind="recommendations",
             message="Because of [x](http://e)",
-            data=[
-                {"title": t, "year": 1970, "genres": ["War", "*Comedy*"], "why": t} for t in HOSTILE
-            ],
+            data=Recommendations(
+                basis=Basis(),
+                recommendations=[
+                    Recommendation(
+                        movie_id=i, title=t, year=1970, genres=["War", "*Comedy*"], why=t
+                    )
+                    for i, t in enumerate(HOSTILE)
+                ],
+            ),
         )
     )
     info = information()
@@ -49,12 +56,13 @@ def test_hostile_titles_tags_and_answers_are_shown_literally(
         ToolResult(
             tool="information",
             kind="movie",
-            data={
-                "title": "M*A*S*H",
-                "year": 1970,
-                "tags": ["[x](http://e)"],
-                "cast": ["<b>x</b>"],
-            },
+            data=MovieCard(
+                movie_id=5060,
+                title="M*A*S*H",
+                year=1970,
+                tags=["[x](http://e)"],
+                cast=["<b>x</b>"],
+            ),
         )
     )
     llm = ScriptedLLM(
