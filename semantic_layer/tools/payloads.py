@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel
 from pydantic.alias_generators import to_camel
 
 __all__ = [
+    "BUILT_IN_PAYLOADS",
     "Basis",
     "Film",
     "MovieCard",
@@ -144,3 +145,11 @@ Payload = Annotated[
     Recommendations | MovieCard | PersonCard | StoredRating | SmalltalkReply | Rows | Record,
     Field(union_mode="left_to_right"),
 ]
+
+#: The payload each built-in tool returns on success (a declared tool returns `Rows`).
+BUILT_IN_PAYLOADS: dict[str, Any] = {
+    "recommender": Recommendations,
+    "information": MovieCard | PersonCard,
+    "memory": StoredRating,
+    "smalltalk": SmalltalkReply,
+}
