@@ -7,7 +7,7 @@ put in `current`, or (in the browser test's own process) ones built by `browser_
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 from langchain_core.tools import BaseTool
@@ -27,6 +27,9 @@ from tests.agent.fakes import (
     recommender,
 )
 from ui.services import Services
+
+if TYPE_CHECKING:  # the page itself imports this module: no test client there
+    from streamlit.testing.v1 import AppTest
 
 current: Services | None = None
 
@@ -48,6 +51,12 @@ def scripted(graph: Graph, llm: LLM, tools: list[ScriptedTool]) -> Services:
         llm_label=llm.describe(),
         make_tools=make_tools,
     )
+
+
+def page_text(at: AppTest) -> str:
+    """Everything the page wrote as text: markdown, captions, notices and the sidebar."""
+    parts = [at.markdown, at.caption, at.success, at.error, at.sidebar.markdown]
+    return "\n".join(str(e.value) for elements in parts for e in elements)
 
 
 def heat_recommendations() -> ToolResult:

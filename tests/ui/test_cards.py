@@ -13,10 +13,6 @@ from tests.agent.fakes import ScriptedLLM, call, final, information, recommender
 from tests.ui import harness
 
 
-def _page(app: AppTest) -> str:
-    return "\n".join(str(e.value) for e in [*app.markdown, *app.caption])
-
-
 def test_movie_person_and_recommendation_cards_from_real_results(
     app: AppTest, movie_graph: Any, writable_graph: Any
 ) -> None:
@@ -41,7 +37,7 @@ def test_movie_person_and_recommendation_cards_from_real_results(
     app.run()
     app.chat_input[0].set_value("Who directed Heat, and what is like it?").run()
     assert not app.exception
-    page = _page(app)
+    page = harness.page_text(app)
     assert "### Heat (1995)" in page
     assert f"**Directed by:** {', '.join(movie.directors)}" in page
     assert f"**Cast:** {movie.cast[0]}" in page
@@ -53,6 +49,6 @@ def test_movie_person_and_recommendation_cards_from_real_results(
 
     app.chat_input[0].set_value("What else did Michael Mann direct?").run()
     assert not app.exception
-    page = _page(app)
+    page = harness.page_text(app)
     assert "### Michael Mann" in page
     assert f"**Directed:** {person.directed[0].label}, {person.directed[1].label}" in page

@@ -18,11 +18,6 @@ HOSTILE = ["[x](http://e)", "![i](http://e/i.png)", "M*A*S*H", "<img src=x onerr
 LINK = re.compile(r"(?<!\\)\[[^\]]*(?<!\\)\]\(")  # [text]( with neither bracket escaped
 
 
-def _page(at: AppTest) -> str:
-    parts = [at.markdown, at.caption, at.success, at.error, at.sidebar.markdown]
-    return "\n".join(str(e.value) for elements in parts for e in elements)
-
-
 def test_md_escapes_links_images_html_and_emphasis() -> None:
     assert md("M*A*S*H") == "M\\*A\\*S\\*H"
     assert not LINK.search(md("[x](http://e)")) and not LINK.search(md("![i](http://e/i.png)"))
@@ -74,7 +69,7 @@ def test_hostile_titles_tags_and_answers_are_shown_literally(
     app.run()
     app.chat_input[0].set_value("Something like [x](http://e) M*A*S*H").run()
     assert not app.exception
-    page = _page(app)
+    page = harness.page_text(app)
     assert "M\\*A\\*S\\*H" in page
     assert "**M\\*A\\*S\\*H (1970)**" in page  # our own bold stays, the title's stars do not
     assert "\\[x\\](http\\://e)" in page and "!\\[i\\](http\\://e/i.png)" in page
