@@ -14,6 +14,7 @@ from langchain_core.tools import BaseTool
 from pydantic import BaseModel, ValidationError
 
 from agent.errors import AgentError
+from semantic_layer.tools.payloads import Record
 from semantic_layer.tools.result import ToolResult
 
 log = logging.getLogger(__name__)
@@ -57,7 +58,7 @@ def run_tool(tool: BaseTool, arguments: dict[str, Any]) -> ToolResult:
     if isinstance(output, ToolResult):
         return output
     if isinstance(output, BaseModel):
-        return ToolResult(tool=tool.name, kind="rows", data=output.model_dump(mode="json"))
+        return ToolResult(tool=tool.name, kind="rows", data=Record(output.model_dump(mode="json")))
     return ToolResult(tool=tool.name, kind="text", message=str(output))
 
 

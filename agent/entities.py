@@ -9,8 +9,8 @@ and the next turn's prompt names them (`agent.prompt.remembered_answer`).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
+from semantic_layer.tools.payloads import Film, PersonCard, Recommendations
 from semantic_layer.tools.result import ToolResult
 
 MAX_ENTITIES = 4
@@ -28,17 +28,11 @@ def resolved_entities(results: Iterable[ToolResult | None]) -> list[str]:
 def _labels(result: ToolResult) -> list[str]:
     if result.kind == "candidates":
         return [" or ".join(c.label for c in result.candidates)] if result.candidates else []
-    data = result.data if isinstance(result.data, dict) else {}
-    if result.kind in ("movie", "rating"):
-        return [_movie_label(data)] if data.get("title") else []
-    if result.kind == "person":
-        return [str(data["name"])] if data.get("name") else []
-    if result.kind == "recommendations":
-        basis = data.get("basis") or {}
-        return [str(basis["movie"])] if isinstance(basis, dict) and basis.get("movie") else []
+    data = result.data
+    if isinstance(data, Film):  # a movie card or a stored rating
+        return [data.label] if data.title else []
+    if isinstance(data, PersonCard):
+        return [data.name] if data.name else []
+    if isinstance(data, Recommendations):
+        return [data.basis.movie] if data.basis.movie else []
     return []
-
-
-def _movie_label(data: dict[str, Any]) -> str:
-    year = data.get("year")
-    return f"{data['title']} ({year})" if year else str(data["title"])

@@ -31,7 +31,7 @@ def fit_observation(result: ToolResult, budget_tokens: int = OBSERVATION_TOKENS)
     body: dict[str, Any] = {"ok": result.ok}
     if result.message:
         body["message"] = result.message
-    data = _compact(result.data)
+    data = _compact(result.plain_data())
     if data not in (None, {}, []):
         body["data"] = data
     if result.candidates:

@@ -22,6 +22,7 @@ from pydantic import BaseModel, Field
 from agent.llm.base import LLM, LLMChunk, LLMRequest, TokenUsage, estimate_tokens
 from agent.llm.chat_template import render_mixtral
 from agent.loop import Agent
+from semantic_layer.tools.payloads import MovieCard
 from semantic_layer.tools.result import QueryTrace, ToolResult
 
 
@@ -61,7 +62,7 @@ class _InstantTool(BaseTool):
 
     def _run(self, **kwargs: Any) -> ToolResult:
         trace = QueryTrace(name="movie_info", cypher="MATCH (m:Movie) RETURN m", rows=1)
-        data = {"title": "Heat", "year": 1995, "directors": ["Michael Mann"]}
+        data = MovieCard(movie_id=6, title="Heat", year=1995, directors=["Michael Mann"])
         return ToolResult(tool=self.name, kind="movie", data=data, queries=[trace])
 
 

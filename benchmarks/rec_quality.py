@@ -38,6 +38,7 @@ from semantic_layer.graph import Graph, connect
 from semantic_layer.session import Session
 from semantic_layer.settings import GraphSettings
 from semantic_layer.tools import build_tools
+from semantic_layer.tools.payloads import Recommendations
 
 OURS = "our recommender tool"
 RESULTS = REPO / "benchmarks" / "results" / "rec_quality.json"
@@ -58,11 +59,9 @@ def run_tool(graph: Graph, split: Split, labels: dict[int, str]) -> dict[str, An
             started = time.perf_counter()
             result = tool.invoke(arguments)
             timings[case].append((time.perf_counter() - started) * 1000)
-            recs = (result.data or {}).get("recommendations", []) if result.ok else []
-            lists[user] = [r["movieId"] for r in recs]
-            if case == "by movie" and (
-                not result.ok or result.data["basis"]["movieId"] != split.anchor[user]
-            ):
+            data = result.data if isinstance(result.data, Recommendations) else None
+            lists[user] = [r.movie_id for r in data.recommendations] if data else []
+            if case == "by movie" and (data is None or data.basis.movie_id != split.anchor[user]):
                 unresolved += 1
     return {
         "personal": personal,

@@ -1,22 +1,32 @@
 """Our tools as MCP sees them: definitions for `tools/list`, results for `tools/call`.
 
 A definition carries the tool's own description and argument JSON schema, `readOnlyHint` /
-`destructiveHint` from its mode, and `ToolResult`'s schema as the output schema. A result
+`destructiveHint` from its mode, and as the output schema `ToolResult`'s with `data` narrowed to
+the tool's typed payload (`semantic_layer.tools.payloads`; rows for a declared tool). A result
 carries the `ToolResult` as structured content and its sentence as text; an ambiguous title
 lists the candidates with their years, so the client can ask which one.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, cast
 
 from langchain_core.tools import BaseTool
 from mcp import types
-from pydantic import BaseModel
+from pydantic import BaseModel, create_model
 
 from semantic_layer.tools import GraphTool, ToolResult
+from semantic_layer.tools.payloads import BUILT_IN_PAYLOADS, Rows
 
-RESULT_SCHEMA: dict[str, Any] = ToolResult.model_json_schema(mode="serialization")
+
+@cache
+def result_schema(tool_name: str) -> dict[str, Any]:
+    """`ToolResult`'s JSON schema, its `data` the payload `tool_name` returns (or null)."""
+    payload = BUILT_IN_PAYLOADS.get(tool_name, Rows)
+    camel = "".join(part.title() for part in tool_name.split("_"))
+    model = create_model(f"{camel}Result", __base__=ToolResult, data=(payload | None, None))
+    return model.model_json_schema(mode="serialization")
 
 
 def definition(tool: BaseTool) -> types.Tool:
@@ -31,7 +41,7 @@ def definition(tool: BaseTool) -> types.Tool:
         name=tool.name,
         description=tool.description,
         input_schema=schema,
-        output_schema=RESULT_SCHEMA,
+        output_schema=result_schema(tool.name),
         annotations=types.ToolAnnotations(
             read_only_hint=not write,
             destructive_hint=write,  # a rating replaces the previous one

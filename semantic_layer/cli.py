@@ -160,7 +160,7 @@ def _print_result(result: Any) -> None:
     for candidate in result.candidates:
         out.print(f"  - {candidate.label}")
     if result.data is not None:
-        out.print_json(json.dumps(result.data, ensure_ascii=False, default=str))
+        out.print_json(json.dumps(result.plain_data(), ensure_ascii=False, default=str))
     for q in result.queries:
         err.print(f"[dim]{q.mode} {q.name}: {q.rows} rows, {q.ms:.1f} ms[/dim]")
 

@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import streamlit as st
 
 from agent.result import ToolStep
+from semantic_layer.tools.payloads import (
+    MovieCard,
+    PersonCard,
+    Recommendation,
+    Recommendations,
+    Record,
+    Rows,
+    StoredRating,
+)
 from semantic_layer.tools.result import ToolResult
-from ui import fields as f
 from ui.escape import md
+from ui.rows import table_rows
 
 CARD_COLUMNS = 3
 MAX_CARDS = 9
+MAX_FILMS = 12
 
 
 def render_results(steps: list[ToolStep]) -> None:
@@ -23,84 +31,76 @@ def render_results(steps: list[ToolStep]) -> None:
 
 
 def render_result(result: ToolResult) -> None:
-    if result.kind == "recommendations":
-        _recommendations(f.items(result.data))
-    elif result.kind == "movie":
-        _movie(result.data)
-    elif result.kind == "person":
-        _person(result.data)
-    elif result.kind == "rating":
-        _rating(result)
-    elif result.kind in ("ratings", "rows"):
-        rows = [r for r in f.items(result.data) if isinstance(r, dict)]
+    data = result.data
+    if isinstance(data, Recommendations):
+        _recommendations(data.recommendations)
+    elif isinstance(data, MovieCard):
+        _movie(data)
+    elif isinstance(data, PersonCard):
+        _person(data)
+    elif isinstance(data, StoredRating):
+        _rating(data)
+    elif isinstance(data, (Rows, Record)):
+        rows = table_rows(data)
         if rows:
             st.dataframe(rows, hide_index=True)
 
 
-def _recommendations(items: list[Any]) -> None:
-    movies = [m for m in items if isinstance(m, dict)][:MAX_CARDS]
+def _recommendations(items: list[Recommendation]) -> None:
+    movies = items[:MAX_CARDS]
     if not movies:
         return
     columns = st.columns(min(CARD_COLUMNS, len(movies)))
     for i, movie in enumerate(movies):
         with columns[i % len(columns)].container(border=True):
-            st.markdown(f"**{md(f.label(movie))}**")
-            _genres_and_rating(movie)
-            reason = f.why(f.get(movie, f.WHY))
-            if reason:
-                st.caption(f"Why: {md(reason)}")
+            st.markdown(f"**{md(movie.label)}**")
+            _genres_and_rating(movie.genres, _rating_line(movie.rating_avg, movie.rating_count))
+            if movie.why:
+                st.caption(f"Why: {md(movie.why)}")
 
 
-def _movie(data: Any) -> None:
-    if not isinstance(data, dict):
-        return
+def _movie(card: MovieCard) -> None:
     with st.container(border=True):
-        st.markdown(f"### {md(f.label(data))}")
-        _genres_and_rating(data)
-        for title, keys in (("Also known as", f.AKA), ("Directed by", f.DIRECTORS),
-                            ("Cast", f.CAST), ("Tags", f.TAGS)):  # fmt: skip
-            values = f.names(f.get(data, keys))
+        st.markdown(f"### {md(card.label)}")
+        line = _rating_line(card.rating_avg, card.rating_count, card.imdb_rating, card.your_rating)
+        _genres_and_rating(card.genres, line)
+        for title, values in (("Also known as", card.also_known_as), ("Directed by", card.directors),
+                              ("Cast", card.cast), ("Tags", card.tags)):  # fmt: skip
             if values:
                 st.markdown(f"**{title}:** {', '.join(map(md, values))}")
 
 
-def _genres_and_rating(movie: dict[str, Any]) -> None:
-    genres = f.names(f.get(movie, f.GENRES))
+def _genres_and_rating(genres: list[str], rating: str | None) -> None:
     if genres:
         st.caption(" · ".join(map(md, genres)))
-    rating = _rating_line(movie)
     if rating:
         st.markdown(rating)
 
 
-def _person(data: Any) -> None:
-    if not isinstance(data, dict):
-        return
+def _person(card: PersonCard) -> None:
     with st.container(border=True):
-        st.markdown(f"### {md(f.get(data, ('name', 'person'), '?'))}")
-        for title, keys in (("Directed", f.DIRECTED), ("Acted in", f.ACTED)):
-            values = f.names(f.get(data, keys), limit=12)
-            if values:
-                st.markdown(f"**{title}:** {', '.join(map(md, values))}")
+        st.markdown(f"### {md(card.name)}")
+        for title, films in (("Directed", card.directed), ("Acted in", card.acted_in)):
+            if films:
+                labels = [film.label for film in films[:MAX_FILMS]]
+                st.markdown(f"**{title}:** {', '.join(map(md, labels))}")
 
 
-def _rating(result: ToolResult) -> None:
-    data = result.data if isinstance(result.data, dict) else {}
-    stars = f.number(f.get(data, ("rating", "stars")))
-    what = md(f.label(data)) if f.get(data, f.TITLE) else "the movie"
-    st.success(f"Remembered: {what} ★ {stars}" if stars else md(result.message or "Remembered."))
+def _rating(stored: StoredRating) -> None:
+    st.success(f"Remembered: {md(stored.label)} ★ {stored.rating:.1f}")
 
 
-def _rating_line(movie: dict[str, Any]) -> str | None:
+def _rating_line(
+    avg: float | None,
+    count: int | None,
+    imdb: float | None = None,
+    mine: float | None = None,
+) -> str | None:
     parts = []
-    avg = f.number(f.get(movie, f.RATING), 2)
-    if avg:
-        count = f.number(f.get(movie, f.COUNT))
-        parts.append(f"★ {avg}" + (f" ({count} ratings)" if count else ""))
-    imdb = f.number(f.get(movie, f.IMDB))
-    if imdb:
-        parts.append(f"IMDb {imdb}")
-    mine = f.number(f.get(movie, ("yourRating",)))
-    if mine:
-        parts.append(f"you rated it ★ {mine}")
+    if avg is not None:
+        parts.append(f"★ {avg:.2f}" + (f" ({count} ratings)" if count else ""))
+    if imdb is not None:
+        parts.append(f"IMDb {imdb:.1f}")
+    if mine is not None:
+        parts.append(f"you rated it ★ {mine:.1f}")
     return " · ".join(parts) or None

@@ -25,6 +25,7 @@ from agent.events import (
 )
 from agent.result import LLMCall, ToolStep
 from ui.escape import md, md_block
+from ui.rows import table_rows
 from ui.state import StepView
 
 MAX_TABLE_ROWS = 50
@@ -135,25 +136,10 @@ def _write_tool(box: Any, step: ToolStep) -> None:
             box.caption("Parameters: " + md(params))
     if result.message:
         box.caption(md_block(result.message))
-    rows = _rows(result.data)
+    rows = table_rows(result.data)
     if rows:
         box.markdown("Rows returned")
         box.dataframe(rows[:MAX_TABLE_ROWS], hide_index=True)
     elif result.data is not None:
         box.markdown("Data returned")
-        box.json(result.data, expanded=False)
-
-
-def _rows(data: Any) -> list[dict[str, Any]]:
-    if isinstance(data, dict):
-        lists = [v for v in data.values() if isinstance(v, list) and v]
-        data = lists[0] if len(lists) == 1 else None
-    if isinstance(data, list) and data and all(isinstance(r, dict) for r in data):
-        return [{k: _cell(v) for k, v in r.items()} for r in data]
-    return []
-
-
-def _cell(value: Any) -> Any:
-    if isinstance(value, (list, dict)):
-        return json.dumps(value, ensure_ascii=False, default=str)
-    return value
+        box.json(result.plain_data(), expanded=False)

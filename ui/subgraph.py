@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from agent.result import ToolStep
-from ui import fields as f
+from semantic_layer.tools.payloads import MovieCard, PersonCard, Recommendations
 
 MAX_NEIGHBOURS = 8
 STYLE = {
@@ -25,12 +25,13 @@ def subgraph_dot(step: ToolStep) -> str | None:
     if result is None or not result.ok:
         return None
     dot = _Dot()
-    if result.kind == "movie" and isinstance(result.data, dict):
-        _movie(dot, result.data)
-    elif result.kind == "person" and isinstance(result.data, dict):
-        _person(dot, result.data)
-    elif result.kind == "recommendations":
-        _recommendations(dot, step.input, result.data)
+    data = result.data
+    if isinstance(data, MovieCard):
+        _movie(dot, data)
+    elif isinstance(data, PersonCard):
+        _person(dot, data)
+    elif isinstance(data, Recommendations):
+        _recommendations(dot, step.input, data)
     return dot.render() if dot.edges else None
 
 
@@ -62,24 +63,24 @@ class _Dot:
         return "\n".join([*lines, "}"])
 
 
-def _movie(dot: _Dot, data: dict[str, Any]) -> None:
-    movie = dot.node("focus", f.label(data))
-    for name in f.names(f.get(data, f.DIRECTORS), limit=3):
+def _movie(dot: _Dot, card: MovieCard) -> None:
+    movie = dot.node("focus", card.label)
+    for name in card.directors[:3]:
         dot.edge(dot.node("person", name), movie, "directed")
-    for name in f.names(f.get(data, f.CAST), limit=4):
+    for name in card.cast[:4]:
         dot.edge(dot.node("person", name), movie, "acted in")
-    for genre in f.names(f.get(data, f.GENRES), limit=5):
+    for genre in card.genres[:5]:
         dot.edge(movie, dot.node("genre", genre))
 
 
-def _person(dot: _Dot, data: dict[str, Any]) -> None:
-    person = dot.node("focus", str(f.get(data, ("name", "person"), "?")))
-    for title, keys in (("directed", f.DIRECTED), ("acted in", f.ACTED)):
-        for movie in f.names(f.get(data, keys), limit=MAX_NEIGHBOURS // 2):
-            dot.edge(person, dot.node("movie", movie), title)
+def _person(dot: _Dot, card: PersonCard) -> None:
+    person = dot.node("focus", card.name)
+    for title, films in (("directed", card.directed), ("acted in", card.acted_in)):
+        for film in films[: MAX_NEIGHBOURS // 2]:
+            dot.edge(person, dot.node("movie", film.label), title)
 
 
-def _recommendations(dot: _Dot, arguments: dict[str, Any], data: Any) -> None:
+def _recommendations(dot: _Dot, arguments: dict[str, Any], data: Recommendations) -> None:
     sources = []
     if arguments.get("movie"):
         sources.append(dot.node("focus", str(arguments["movie"])))
@@ -87,10 +88,10 @@ def _recommendations(dot: _Dot, arguments: dict[str, Any], data: Any) -> None:
         sources.append(dot.node("genre", str(arguments["genre"])))
     if not sources:
         sources.append(dot.node("user", "you"))
-    for movie in [m for m in f.items(data) if isinstance(m, dict)][:MAX_NEIGHBOURS]:
-        target = dot.node("movie", f.label(movie))
+    for movie in data.recommendations[:MAX_NEIGHBOURS]:
+        target = dot.node("movie", movie.label)
         for source in sources:
-            dot.edge(source, target, _short(f.why(f.get(movie, f.WHY))))
+            dot.edge(source, target, _short(movie.why))
 
 
 def _short(text: str | None, limit: int = 28) -> str:

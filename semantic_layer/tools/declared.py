@@ -21,6 +21,7 @@ from semantic_layer.settings import GraphSettings
 from semantic_layer.tools.base import GraphTool
 from semantic_layer.tools.genre import Genre
 from semantic_layer.tools.header import ParamSpec, ToolSpec, parse_tool_file
+from semantic_layer.tools.payloads import Rows
 from semantic_layer.tools.result import ToolResult
 from semantic_layer.tools.trace import TracedGraph
 from semantic_layer.users import new_user_id
@@ -65,7 +66,7 @@ class DeclaredTool(GraphTool):
         more = f" (first {MAX_ROWS} shown)" if len(rows) > MAX_ROWS else ""
         about = f" for {'; '.join(notes)}" if notes else ""
         return ToolResult(
-            tool=self.name, kind="rows", message=f"{len(rows)} rows{about}{more}.", data=shown
+            tool=self.name, kind="rows", message=f"{len(rows)} rows{about}{more}.", data=Rows(shown)
         )
 
 

@@ -8,6 +8,7 @@ from pydantic import BaseModel, Field
 
 from semantic_layer.resolve import resolve_movie, resolve_person
 from semantic_layer.tools.base import GraphTool
+from semantic_layer.tools.payloads import Film, MovieCard, PersonCard
 from semantic_layer.tools.result import ToolResult
 from semantic_layer.tools.trace import TracedGraph
 
@@ -49,25 +50,25 @@ class Information(GraphTool):
         tags = graph.read("info/movie_tags", {"movieId": movie.movie_id, "limit": TAGS})
         cast = sorted(row["cast"], key=lambda c: (c["order"] is None, c["order"], c["name"]))
         avg = row["ratingAvg"]
-        data = {
-            "movieId": row["movieId"],
-            "title": row["title"],
-            "year": row["year"],
-            "alsoKnownAs": sorted(row["aliases"]),
-            "released": row["released"],
-            "genres": sorted(row["genres"]),
-            "directors": sorted(row["directors"]),
-            "cast": [c["name"] for c in cast[:CAST]],
-            "imdbRating": row["imdbRating"],
-            "ratingAvg": round(avg, 2) if avg is not None else None,
-            "ratingCount": row["ratingCount"],
-            "tags": [t["tag"] for t in tags],
-            "yourRating": row["yourRating"],
-            "imdbId": row["imdbId"],
-            "tmdbId": row["tmdbId"],
-        }
+        data = MovieCard(
+            movie_id=row["movieId"],
+            title=row["title"],
+            year=row["year"],
+            also_known_as=sorted(row["aliases"]),
+            released=row["released"],
+            genres=sorted(row["genres"]),
+            directors=sorted(row["directors"]),
+            cast=[c["name"] for c in cast[:CAST]],
+            imdb_rating=row["imdbRating"],
+            rating_avg=round(avg, 2) if avg is not None else None,
+            rating_count=row["ratingCount"],
+            tags=[t["tag"] for t in tags],
+            your_rating=row["yourRating"],
+            imdb_id=row["imdbId"],
+            tmdb_id=row["tmdbId"],
+        )
         note = f" (taking {text!r} to mean {movie.label})" if movie.how == "fuzzy" else ""
-        if not data["directors"] and not data["cast"]:
+        if not data.directors and not data.cast:
             note += "; the graph has no cast or director for it"
         return ToolResult(tool=self.name, kind="movie", message=f"{movie.label}{note}.", data=data)
 
@@ -76,13 +77,13 @@ class Information(GraphTool):
         row = graph.read("info/person", {"name": person.name})[0]
         acted = sorted(row["acted"], key=_by_year)
         directed = sorted(row["directed"], key=_by_year)
-        data = {
-            "name": row["name"],
-            "actedIn": [_film(f) for f in acted[:FILMS]],
-            "actedInCount": len(acted),
-            "directed": [_film(f) for f in directed[:FILMS]],
-            "directedCount": len(directed),
-        }
+        data = PersonCard(
+            name=row["name"],
+            acted_in=[_film(f) for f in acted[:FILMS]],
+            acted_in_count=len(acted),
+            directed=[_film(f) for f in directed[:FILMS]],
+            directed_count=len(directed),
+        )
         note = f" (taking {text!r} to mean {person.name})" if person.how == "fuzzy" else ""
         message = (
             f"{person.name}{note}: acted in {len(acted)} and directed {len(directed)} "
@@ -95,5 +96,5 @@ def _by_year(film: dict[str, Any]) -> tuple[int, str]:
     return (film["year"] or 0, film["title"])
 
 
-def _film(film: dict[str, Any]) -> dict[str, Any]:
-    return {"movieId": film["movieId"], "title": film["title"], "year": film["year"]}
+def _film(film: dict[str, Any]) -> Film:
+    return Film(movie_id=film["movieId"], title=film["title"], year=film["year"])

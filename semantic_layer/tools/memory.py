@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 
 from semantic_layer.resolve import resolve_movie
 from semantic_layer.tools.base import GraphTool
+from semantic_layer.tools.payloads import StoredRating
 from semantic_layer.tools.result import ToolResult
 from semantic_layer.tools.trace import TracedGraph
 from semantic_layer.users import new_user_id
@@ -56,12 +57,12 @@ class Memory(GraphTool):
             tool=self.name,
             kind="rating",
             message=f"Stored {rating:g}/5 for {movie.label}{change}{note}.",
-            data={
-                "movieId": movie.movie_id,
-                "title": movie.title,
-                "year": movie.year,
-                "rating": rating,
-                "previous": previous,
-                "userId": self.session.user_id,
-            },
+            data=StoredRating(
+                movie_id=movie.movie_id,
+                title=movie.title,
+                year=movie.year,
+                rating=rating,
+                previous=previous,
+                user_id=self.session.user_id,
+            ),
         )

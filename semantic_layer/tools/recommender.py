@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 from semantic_layer.resolve import MovieRef, resolve_movie
 from semantic_layer.tools.base import GraphTool
 from semantic_layer.tools.genre import Genre
+from semantic_layer.tools.payloads import Basis, Recommendation, Recommendations
 from semantic_layer.tools.result import ToolResult
 from semantic_layer.tools.trace import TracedGraph
 
@@ -68,11 +69,12 @@ class Recommender(GraphTool):
             )
             for r in rows
         ]
-        basis: dict[str, Any] = {"movie": movie.label, "movieId": movie.movie_id}
-        if movie.how == "fuzzy":
-            basis["note"] = f"took the title to mean {movie.label}"
-        if genre:
-            basis["genre"] = genre
+        basis = Basis(
+            movie=movie.label,
+            movie_id=movie.movie_id,
+            note=f"took the title to mean {movie.label}" if movie.how == "fuzzy" else None,
+            genre=genre or None,
+        )
         if not recs:
             where = f" in {genre}" if genre else ""
             message = (
@@ -103,7 +105,7 @@ class Recommender(GraphTool):
             if recs
             else f"No {genre} movie has {MIN_RATINGS}+ ratings that the user has not rated."
         )
-        return _result(self.name, message, {"genre": genre}, recs)
+        return _result(self.name, message, Basis(genre=genre), recs)
 
     def _for_user(self, graph: TracedGraph) -> ToolResult:
         rows = graph.read(
@@ -124,20 +126,20 @@ class Recommender(GraphTool):
             else "The user has not rated any movie 4+ yet: ask for a movie they liked or a "
             "genre, or have them rate a movie first."
         )
-        return _result(self.name, message, {"user": "own ratings"}, recs)
+        return _result(self.name, message, Basis(user="own ratings"), recs)
 
 
-def _card(row: dict[str, Any], reason: str) -> dict[str, Any]:
+def _card(row: dict[str, Any], reason: str) -> Recommendation:
     avg = row.get("ratingAvg")
-    return {
-        "movieId": row["movieId"],
-        "title": row["title"],
-        "year": row["year"],
-        "genres": sorted(row.get("genres") or []),
-        "ratingAvg": round(avg, 2) if avg is not None else None,
-        "ratingCount": row.get("ratingCount"),
-        "why": reason,
-    }
+    return Recommendation(
+        movie_id=row["movieId"],
+        title=row["title"],
+        year=row["year"],
+        genres=sorted(row.get("genres") or []),
+        rating_avg=round(avg, 2) if avg is not None else None,
+        rating_count=row.get("ratingCount"),
+        why=reason,
+    )
 
 
 def _titles(titles: list[str], total: int) -> str:
@@ -145,12 +147,10 @@ def _titles(titles: list[str], total: int) -> str:
     return f"{shown} and {total - len(titles)} more" if total > len(titles) else shown
 
 
-def _result(
-    tool: str, message: str, basis: dict[str, Any], recs: list[dict[str, Any]]
-) -> ToolResult:
+def _result(tool: str, message: str, basis: Basis, recs: list[Recommendation]) -> ToolResult:
     return ToolResult(
         tool=tool,
         kind="recommendations",
         message=message,
-        data={"basis": basis, "recommendations": recs},
+        data=Recommendations(basis=basis, recommendations=recs),
     )

@@ -8,8 +8,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from semantic_layer.resolve.candidate import Candidate
+from semantic_layer.tools.payloads import Payload
 
-__all__ = ["Candidate", "QueryTrace", "ResultKind", "ToolResult"]
+__all__ = ["Candidate", "Payload", "QueryTrace", "ResultKind", "ToolResult"]
 
 ResultKind = Literal[
     "recommendations", "movie", "person", "rating", "ratings", "candidates", "rows", "text", "error"
@@ -34,9 +35,14 @@ class ToolResult(BaseModel):
     ok: bool = True
     kind: ResultKind = "text"
     message: str = ""
-    data: Any = None
+    #: a typed card for the built-in tools (`semantic_layer.tools.payloads`), rows for declared ones
+    data: Payload | None = None
     candidates: list[Candidate] = Field(default_factory=list)
     queries: list[QueryTrace] = Field(default_factory=list)
+
+    def plain_data(self) -> Any:
+        """`data` as plain dicts and lists, under the keys the model reads."""
+        return None if self.data is None else self.data.model_dump()
 
     def observation(self) -> str:
         """Compact JSON the model reads as the Observation."""
@@ -44,7 +50,7 @@ class ToolResult(BaseModel):
         if self.message:
             body["message"] = self.message
         if self.data is not None:
-            body["data"] = self.data
+            body["data"] = self.plain_data()
         if self.candidates:
             body["candidates"] = [c.model_dump(exclude_none=True) for c in self.candidates]
         return json.dumps(body, ensure_ascii=False, default=str)

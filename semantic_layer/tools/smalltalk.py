@@ -7,6 +7,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from semantic_layer.tools.base import GraphTool
+from semantic_layer.tools.payloads import SmalltalkReply
 from semantic_layer.tools.result import ToolResult
 from semantic_layer.tools.trace import TracedGraph
 
@@ -39,4 +40,6 @@ class Smalltalk(GraphTool):
     args_schema: type[BaseModel] = SmalltalkInput
 
     def execute(self, arguments: Any, graph: TracedGraph) -> ToolResult:
-        return ToolResult(tool=self.name, kind="text", message=REPLY, data={"examples": EXAMPLES})
+        return ToolResult(
+            tool=self.name, kind="text", message=REPLY, data=SmalltalkReply(examples=EXAMPLES)
+        )

@@ -33,19 +33,19 @@ def test_movie_facts_match_the_csvs(
     result = tools["information"].invoke({"entity": title})
     assert result.ok and result.kind == "movie"
     expected = _enriched(enriched_csv, movie_id)
-    assert result.data["movieId"] == movie_id
-    assert result.data["directors"] == sorted(expected["directors"])
-    assert result.data["cast"] == expected["actors"][: len(result.data["cast"])]
-    assert result.data["cast"][0] == expected["actors"][0]  # billing order kept
-    assert result.data["genres"] == _genres(ml_small, movie_id)
+    assert result.data.movie_id == movie_id
+    assert result.data.directors == sorted(expected["directors"])
+    assert result.data.cast == expected["actors"][: len(result.data.cast)]
+    assert result.data.cast[0] == expected["actors"][0]  # billing order kept
+    assert result.data.genres == _genres(ml_small, movie_id)
     assert [q.mode for q in result.queries] == ["read"] * len(result.queries)
 
 
 def test_movie_ratings_match_ratings_csv(tools: dict[str, Any], csv_ratings: Any) -> None:
     data = tools["information"].invoke({"entity": "Heat"}).data
-    assert data["ratingCount"] == csv_ratings.count[6]
-    assert data["ratingAvg"] == pytest.approx(csv_ratings.average[6], abs=0.01)
-    assert data["yourRating"] == csv_ratings.by_user[1].get(6)
+    assert data.rating_count == csv_ratings.count[6]
+    assert data.rating_avg == pytest.approx(csv_ratings.average[6], abs=0.01)
+    assert data.your_rating == csv_ratings.by_user[1].get(6)
 
 
 def test_filmography_as_actor_and_director(
@@ -66,9 +66,9 @@ def test_filmography_as_actor_and_director(
                 acted.add(movie_id)
     result = tools["information"].invoke({"entity": "clint eastwood", "entity_type": "person"})
     assert result.ok and result.kind == "person"
-    assert result.data["directedCount"] == len(directed)
-    assert result.data["actedInCount"] == len(acted)
-    assert {f["movieId"] for f in result.data["directed"]} == directed
+    assert result.data.directed_count == len(directed)
+    assert result.data.acted_in_count == len(acted)
+    assert {f.movie_id for f in result.data.directed} == directed
 
 
 def test_an_ambiguous_title_returns_candidates_not_facts(tools: dict[str, Any]) -> None:

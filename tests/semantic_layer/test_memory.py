@@ -26,7 +26,7 @@ def test_a_rating_changes_only_the_session_user(writable: Any) -> None:
     stats = graph_stats(writable)
     assert all(r["movieId"] != 2571 for r in user_ratings(writable, 5))
     result = _memory(writable, Session(user_id=5)).invoke({"movie": "matrix", "rating": 1.5})
-    assert result.ok and result.data["movieId"] == 2571 and result.data["userId"] == 5
+    assert result.ok and result.data.movie_id == 2571 and result.data.user_id == 5
     after = _per_user(writable)
     assert {u for u in after if after[u] != before.get(u)} == {5}
     assert after[5][0] == before[5][0] + 1
@@ -60,7 +60,7 @@ def test_rating_again_replaces_and_forget_removes(writable: Any) -> None:
     memory = _memory(writable, Session(user_id=7))
     memory.invoke({"movie": "Heat", "rating": 2})
     result = memory.invoke({"movie": "Heat", "rating": 4.5})
-    assert result.data["previous"] == 2
+    assert result.data.previous == 2
     assert [r["rating"] for r in user_ratings(writable, 7) if r["movieId"] == 6] == [4.5]
     assert forget_rating(writable, 7, 6)
     assert all(r["movieId"] != 6 for r in user_ratings(writable, 7))

@@ -30,33 +30,33 @@ def test_by_movie_follows_the_similar_scores_and_says_true_support(
     result = guest.invoke({"movie": title.split(" (")[0]})
     assert result.ok and result.kind == "recommendations"
     expected = [e["movieId"] for e in _edges(tools_graph, movie_id) if e["weight"] > 0][:10]
-    recs = result.data["recommendations"]
-    assert [r["movieId"] for r in recs] == expected
+    recs = result.data.recommendations
+    assert [r.movie_id for r in recs] == expected
     for rec in recs:  # the count said is the plain-Python count of viewers who liked both
-        support = csv_co_likes[movie_id][rec["movieId"]]
-        assert rec["why"].endswith(f"({support} of them liked both)")
-        assert title in rec["why"]
+        support = csv_co_likes[movie_id][rec.movie_id]
+        assert rec.why.endswith(f"({support} of them liked both)")
+        assert title in rec.why
     assert movie_id not in expected
 
 
 def test_by_movie_excludes_what_the_user_rated(tools_graph: Any, csv_ratings: Any) -> None:
     rated = csv_ratings.by_user[1]
-    recs = _recommender(tools_graph, 1).invoke({"movie": "Forrest Gump"}).data["recommendations"]
+    recs = _recommender(tools_graph, 1).invoke({"movie": "Forrest Gump"}).data.recommendations
     expected = [
         e["movieId"]
         for e in _edges(tools_graph, FORREST_GUMP)
         if e["weight"] > 0 and e["movieId"] not in rated
     ]
-    assert [r["movieId"] for r in recs] == expected[:10]
+    assert [r.movie_id for r in recs] == expected[:10]
 
 
 def test_by_genre_is_well_rated_and_in_the_genre(tools_graph: Any, csv_ratings: Any) -> None:
     result = _recommender(tools_graph, 1).invoke({"genre": "film noir"})
-    recs = result.data["recommendations"]
-    assert recs and all("Film-Noir" in r["genres"] for r in recs)
-    assert all(r["movieId"] not in csv_ratings.by_user[1] for r in recs)
-    assert all(csv_ratings.count[r["movieId"]] >= 10 for r in recs)
-    scores = [(r["ratingCount"] * r["ratingAvg"] + 35) / (r["ratingCount"] + 10) for r in recs]
+    recs = result.data.recommendations
+    assert recs and all("Film-Noir" in r.genres for r in recs)
+    assert all(r.movie_id not in csv_ratings.by_user[1] for r in recs)
+    assert all(csv_ratings.count[r.movie_id] >= 10 for r in recs)
+    scores = [(r.rating_count * r.rating_avg + 35) / (r.rating_count + 10) for r in recs]
     assert scores == sorted(scores, reverse=True)
 
 
@@ -64,10 +64,10 @@ def test_by_movie_and_genre_filters_the_neighbours(tools_graph: Any) -> None:
     recs = (
         _recommender(tools_graph, 0)
         .invoke({"movie": "Forrest Gump", "genre": "Comedy"})
-        .data["recommendations"]
+        .data.recommendations
     )
     neighbours = {e["movieId"] for e in _edges(tools_graph, FORREST_GUMP) if e["weight"] > 0}
-    assert recs and all("Comedy" in r["genres"] and r["movieId"] in neighbours for r in recs)
+    assert recs and all("Comedy" in r.genres and r.movie_id in neighbours for r in recs)
 
 
 def test_from_own_ratings_sums_weighted_scores_and_says_which_likes(
@@ -83,17 +83,17 @@ def test_from_own_ratings_sums_weighted_scores_and_says_which_likes(
                     parts.setdefault(edge["movieId"], {})[seed] = (rating - 3) * edge["score"]
     totals = {movie: sum(p.values()) for movie, p in parts.items()}
     best = sorted(totals, key=lambda m: -totals[m])[:10]
-    recs = _recommender(tools_graph, user).invoke({}).data["recommendations"]
-    assert [r["movieId"] for r in recs] == best
+    recs = _recommender(tools_graph, user).invoke({}).data.recommendations
+    assert [r.movie_id for r in recs] == best
     for rec in recs[:3]:
-        strongest = max(parts[rec["movieId"]].items(), key=lambda item: item[1])[0]
+        strongest = max(parts[rec.movie_id].items(), key=lambda item: item[1])[0]
         [movie] = tools_graph.read("test/movie_by_id", {"movieId": strongest})
-        assert rec["why"].startswith(f"the user rated {movie['title']}")
+        assert rec.why.startswith(f"the user rated {movie['title']}")
 
 
 def test_a_guest_without_ratings_is_told_what_to_do(tools_graph: Any) -> None:
     result = _recommender(tools_graph, 0).invoke({})
-    assert result.data["recommendations"] == [] and "rate" in result.message
+    assert result.data.recommendations == [] and "rate" in result.message
 
 
 def test_unknown_genre_lists_the_valid_ones(tools_graph: Any) -> None:

@@ -7,7 +7,7 @@ put in `current`, or (in the browser test's own process) ones built by `browser_
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 from langchain_core.tools import BaseTool
@@ -16,6 +16,7 @@ from agent.llm.base import LLM
 from semantic_layer.graph import Graph
 from semantic_layer.session import Session
 from semantic_layer.tools.memory import Memory
+from semantic_layer.tools.payloads import Basis, MovieCard, Recommendation, Recommendations
 from semantic_layer.tools.result import QueryTrace, ToolResult
 from tests.agent.fakes import (
     ScriptedLLM,
@@ -26,6 +27,9 @@ from tests.agent.fakes import (
     recommender,
 )
 from ui.services import Services
+
+if TYPE_CHECKING:  # the page itself imports this module: no test client there
+    from streamlit.testing.v1 import AppTest
 
 current: Services | None = None
 
@@ -49,27 +53,38 @@ def scripted(graph: Graph, llm: LLM, tools: list[ScriptedTool]) -> Services:
     )
 
 
+def page_text(at: AppTest) -> str:
+    """Everything the page wrote as text: markdown, captions, notices and the sidebar."""
+    parts = [at.markdown, at.caption, at.success, at.error, at.sidebar.markdown]
+    return "\n".join(str(e.value) for elements in parts for e in elements)
+
+
 def heat_recommendations() -> ToolResult:
     cypher = "MATCH (m:Movie {movieId: $movieId})<-[r:RATED]-(u:User) ... RETURN rec"
     return ToolResult(
         tool="recommender",
         kind="recommendations",
-        data=[
-            {
-                "title": "Midnight Run",
-                "year": 1988,
-                "genres": ["Action", "Comedy", "Crime"],
-                "avgRating": 3.9,
-                "why": "31 viewers liked both",
-            },
-            {
-                "title": "Lethal Weapon",
-                "year": 1987,
-                "genres": ["Action", "Comedy", "Crime", "Drama"],
-                "avgRating": 3.7,
-                "why": "27 viewers liked both",
-            },
-        ],
+        data=Recommendations(
+            basis=Basis(movie="Heat (1995)", movie_id=6),
+            recommendations=[
+                Recommendation(
+                    movie_id=4085,
+                    title="Midnight Run",
+                    year=1988,
+                    genres=["Action", "Comedy", "Crime"],
+                    rating_avg=3.9,
+                    why="31 viewers liked both",
+                ),
+                Recommendation(
+                    movie_id=2000,
+                    title="Lethal Weapon",
+                    year=1987,
+                    genres=["Action", "Comedy", "Crime", "Drama"],
+                    rating_avg=3.7,
+                    why="27 viewers liked both",
+                ),
+            ],
+        ),
         queries=[
             QueryTrace(
                 name="tools/recommend_by_movie",
@@ -86,14 +101,15 @@ def casino_facts() -> ToolResult:
     return ToolResult(
         tool="information",
         kind="movie",
-        data={
-            "title": "Casino",
-            "year": 1995,
-            "genres": ["Crime", "Drama"],
-            "directors": ["Martin Scorsese"],
-            "cast": ["Robert De Niro", "Sharon Stone", "Joe Pesci"],
-            "imdbRating": 8.2,
-        },
+        data=MovieCard(
+            movie_id=16,
+            title="Casino",
+            year=1995,
+            genres=["Crime", "Drama"],
+            directors=["Martin Scorsese"],
+            cast=["Robert De Niro", "Sharon Stone", "Joe Pesci"],
+            imdb_rating=8.2,
+        ),
         queries=[QueryTrace(name="tools/movie_info", cypher="MATCH (m:Movie) RETURN m", rows=1)],
     )
 

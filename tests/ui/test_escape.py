@@ -8,6 +8,7 @@ from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
+from semantic_layer.tools.payloads import Basis, MovieCard, Recommendation, Recommendations
 from semantic_layer.tools.result import ToolResult
 from tests.agent.fakes import ScriptedLLM, call, final, information, recommender
 from tests.ui import harness
@@ -15,11 +16,6 @@ from ui.escape import md, md_block
 
 HOSTILE = ["[x](http://e)", "![i](http://e/i.png)", "M*A*S*H", "<img src=x onerror=alert(1)>"]
 LINK = re.compile(r"(?<!\\)\[[^\]]*(?<!\\)\]\(")  # [text]( with neither bracket escaped
-
-
-def _page(at: AppTest) -> str:
-    parts = [at.markdown, at.caption, at.success, at.error, at.sidebar.markdown]
-    return "\n".join(str(e.value) for elements in parts for e in elements)
 
 
 def test_md_escapes_links_images_html_and_emphasis() -> None:
@@ -39,9 +35,15 @@ def test_hostile_titles_tags_and_answers_are_shown_literally(
             tool="recommender",
             kind="recommendations",
             message="Because of [x](http://e)",
-            data=[
-                {"title": t, "year": 1970, "genres": ["War", "*Comedy*"], "why": t} for t in HOSTILE
-            ],
+            data=Recommendations(
+                basis=Basis(),
+                recommendations=[
+                    Recommendation(
+                        movie_id=i, title=t, year=1970, genres=["War", "*Comedy*"], why=t
+                    )
+                    for i, t in enumerate(HOSTILE)
+                ],
+            ),
         )
     )
     info = information()
@@ -49,12 +51,13 @@ def test_hostile_titles_tags_and_answers_are_shown_literally(
         ToolResult(
             tool="information",
             kind="movie",
-            data={
-                "title": "M*A*S*H",
-                "year": 1970,
-                "tags": ["[x](http://e)"],
-                "cast": ["<b>x</b>"],
-            },
+            data=MovieCard(
+                movie_id=5060,
+                title="M*A*S*H",
+                year=1970,
+                tags=["[x](http://e)"],
+                cast=["<b>x</b>"],
+            ),
         )
     )
     llm = ScriptedLLM(
@@ -66,7 +69,7 @@ def test_hostile_titles_tags_and_answers_are_shown_literally(
     app.run()
     app.chat_input[0].set_value("Something like [x](http://e) M*A*S*H").run()
     assert not app.exception
-    page = _page(app)
+    page = harness.page_text(app)
     assert "M\\*A\\*S\\*H" in page
     assert "**M\\*A\\*S\\*H (1970)**" in page  # our own bold stays, the title's stars do not
     assert "\\[x\\](http\\://e)" in page and "!\\[i\\](http\\://e/i.png)" in page

@@ -1,0 +1,155 @@
+"""Typed payloads of the tools' results: what the UI reads as attributes, MCP as structured content.
+
+Attributes are snake_case; each dumps under its camelCase alias (`movie_id` as `movieId`), the
+keys of the JSON the model reads in its Observation, so that JSON is the same as when the data
+were plain dicts. Fields dump in the order declared here, None included (the agent's
+Observation drops empty values itself, `agent.observation`).
+
+A built-in tool returns one of the models; a tool declared by a `.cypher` file returns `Rows`;
+a foreign tool's structured output is a `Record`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic.alias_generators import to_camel
+
+__all__ = [
+    "BUILT_IN_PAYLOADS",
+    "Basis",
+    "Film",
+    "MovieCard",
+    "Payload",
+    "PersonCard",
+    "Recommendation",
+    "Recommendations",
+    "Record",
+    "Rows",
+    "SmalltalkReply",
+    "StoredRating",
+]
+
+
+class _Card(BaseModel):
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        validate_by_name=True,
+        validate_by_alias=True,
+        serialize_by_alias=True,
+        extra="forbid",  # a dict of another shape is not taken for this card
+        frozen=True,
+    )
+
+
+class Film(_Card):
+    """A movie as a line: in a person's filmography, or the head of a larger card."""
+
+    movie_id: int
+    title: str
+    year: int | None = None
+
+    @property
+    def label(self) -> str:
+        """`Title (year)`, or the title alone when the year is unknown."""
+        return f"{self.title} ({self.year})" if self.year else self.title
+
+
+class Recommendation(Film):
+    genres: list[str] = Field(default_factory=list)
+    rating_avg: float | None = None
+    rating_count: int | None = None
+    why: str
+
+
+def _none(value: Any) -> bool:
+    return value is None
+
+
+class Basis(_Card):
+    """What recommendations started from; only the keys that apply are written."""
+
+    movie: str | None = Field(default=None, exclude_if=_none)
+    movie_id: int | None = Field(default=None, exclude_if=_none)
+    note: str | None = Field(default=None, exclude_if=_none)
+    genre: str | None = Field(default=None, exclude_if=_none)
+    user: str | None = Field(default=None, exclude_if=_none)
+
+
+class Recommendations(_Card):
+    basis: Basis
+    recommendations: list[Recommendation]
+
+
+class MovieCard(Film):
+    """The facts the graph holds about one movie, and the session user's own rating."""
+
+    also_known_as: list[str] = Field(default_factory=list)
+    released: str | None = None
+    genres: list[str] = Field(default_factory=list)
+    directors: list[str] = Field(default_factory=list)
+    cast: list[str] = Field(default_factory=list)
+    imdb_rating: float | None = None
+    rating_avg: float | None = None
+    rating_count: int | None = None
+    tags: list[str] = Field(default_factory=list)
+    your_rating: float | None = None
+    imdb_id: str | None = None
+    tmdb_id: int | None = None
+
+
+class PersonCard(_Card):
+    """A person's films as actor and as director (the counts are of all, the lists capped)."""
+
+    name: str
+    acted_in: list[Film]
+    acted_in_count: int
+    directed: list[Film]
+    directed_count: int
+
+
+class StoredRating(Film):
+    """A rating the Memory tool stored, and the one it replaced."""
+
+    rating: float
+    previous: float | None = None
+    user_id: int
+
+
+class SmalltalkReply(_Card):
+    examples: list[str]
+
+
+class Rows(RootModel[list[dict[str, Any]]]):
+    """The rows of a tool declared by a `.cypher` file, as its query named their columns."""
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:  # type: ignore[override]
+        return iter(self.root)
+
+    def __len__(self) -> int:
+        return len(self.root)
+
+    def __getitem__(self, index: int) -> dict[str, Any]:
+        return self.root[index]
+
+
+class Record(RootModel[dict[str, Any]]):
+    """A foreign tool's structured output, as it dumped it."""
+
+
+#: What `ToolResult.data` holds. From a dict or a list (JSON read back, a test's fixture) the
+#: first model that takes it exactly wins; a typed card never falls through to `Record`.
+Payload = Annotated[
+    Recommendations | MovieCard | PersonCard | StoredRating | SmalltalkReply | Rows | Record,
+    Field(union_mode="left_to_right"),
+]
+
+#: The payload each built-in tool returns on success (a declared tool returns `Rows`).
+BUILT_IN_PAYLOADS: dict[str, Any] = {
+    "recommender": Recommendations,
+    "information": MovieCard | PersonCard,
+    "memory": StoredRating,
+    "smalltalk": SmalltalkReply,
+}

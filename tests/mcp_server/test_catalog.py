@@ -1,0 +1,46 @@
+"""Each tool's output schema names its typed payload, and real results validate against it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jsonschema
+import pytest
+
+from mcp_server.catalog import call_result, definition
+from semantic_layer.session import Session
+from semantic_layer.tools import build_tools
+
+CALLS = [
+    ("information", {"entity": "Heat"}, "MovieCard"),
+    ("information", {"entity": "Michael Mann", "entity_type": "person"}, "PersonCard"),
+    ("information", {"entity": "Casino Royale"}, None),  # candidates: no data
+    ("recommender", {"genre": "Comedy"}, "Recommendations"),
+    ("smalltalk", {}, "SmalltalkReply"),
+    ("most_tagged", {"tag": "PIXAR"}, "Rows"),
+]
+
+
+@pytest.fixture(scope="module")
+def tools(movie_graph: Any) -> dict[str, Any]:
+    return {t.name: t for t in build_tools(movie_graph, Session(user_id=1))}
+
+
+@pytest.mark.parametrize(("name", "arguments", "payload"), CALLS)
+def test_structured_content_validates_against_the_tools_output_schema(
+    tools: dict[str, Any], name: str, arguments: dict[str, Any], payload: str | None
+) -> None:
+    schema = definition(tools[name]).output_schema
+    assert schema is not None
+    content = call_result(tools[name].invoke(arguments)).structured_content
+    jsonschema.validate(content, schema)
+    if payload is not None:
+        assert payload in schema["$defs"]
+        assert {"$ref": f"#/$defs/{payload}"} in schema["properties"]["data"]["anyOf"]
+
+
+def test_a_payload_of_another_tool_is_refused(tools: dict[str, Any]) -> None:
+    recommendations = call_result(tools["recommender"].invoke({"genre": "Comedy"}))
+    content = recommendations.structured_content
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(content, definition(tools["information"]).output_schema)
