@@ -24,8 +24,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from langchain_core.tools import BaseTool
-
 from agent.llm.base import LLM, ChatMessage, LLMChunk, LLMHealth, LLMRequest
 
 DEFAULT_SET = Path("tests/eval/questions.yaml")
@@ -83,18 +81,14 @@ class Row:
     answer: str = ""
 
 
-def run_question(
-    llm: TimedLLM, tools: Sequence[BaseTool], question: Any, settings: Any, max_steps: int
-) -> Row:
-    from agent.build import build_agent
+def run_question(agent: Any, llm: TimedLLM, context: Any, question: Any) -> Row:
     from agent.events import AnswerToken, FinalAnswer
 
-    agent = build_agent(llm, tools, settings, max_steps=max_steps)
     history = [ChatMessage(role=t.role, content=t.content) for t in question.history]
     llm.first_chunk_s = []
     row = Row(id=question.id)
     started = time.perf_counter()
-    for event in agent.stream(question.question, history):
+    for event in agent.stream(question.question, history, context):
         if isinstance(event, AnswerToken) and row.first_token_s is None:
             row.first_token_s = round(time.perf_counter() - started, 2)
         if isinstance(event, FinalAnswer):
@@ -139,7 +133,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         print("agent_model: skipped (pass --llm SPEC to measure the agent with a real model)")
         return {}
 
-    from agent.build import session_tools
+    from agent.build import build_agent
     from agent.evaluation.questions import load_questions
     from agent.evaluation.runner import EVAL_USER_BASE, store_ratings
     from agent.evaluation.sandbox import scratch_graph
@@ -148,6 +142,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     from agent.settings import LLMSettings
     from semantic_layer.graph import connect
     from semantic_layer.session import Session
+    from semantic_layer.tools import ToolContext, build_tools
 
     wanted = args.ids.split(",") if args.ids else list(DEFAULT_IDS)
     by_id = {q.id: q for q in load_questions(args.set).questions}
@@ -156,7 +151,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     llm = TimedLLM(build_llm(settings))
     rows: list[Row] = []
     with connect() as graph, scratch_graph(graph) as scratch:
-        tools = session_tools(scratch, Session(user_id=EVAL_USER_BASE - 1))
+        tools = build_tools()
+        agent = build_agent(llm, tools, settings, max_steps=args.max_steps)
         started = time.perf_counter()
         warm = Agent(llm, tools, call_timeout_s=settings.timeout_s)
         if hasattr(warm, "warm_up"):
@@ -165,9 +161,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             warm.ask("Hello")
         print(f"cold start (load + static prefix): {time.perf_counter() - started:.1f} s")
         for n, question in enumerate(questions):
-            tools = session_tools(scratch, Session(user_id=EVAL_USER_BASE + n))
-            store_ratings(tools, question.ratings)
-            row = run_question(llm, tools, question, settings, args.max_steps)
+            context = ToolContext(scratch, Session(user_id=EVAL_USER_BASE + n))
+            store_ratings(tools, question.ratings, context)
+            row = run_question(agent, llm, context, question)
             rows.append(row)
             print(
                 f"{row.id:28} calls={row.llm_calls} tools={' '.join(row.tools) or '-'} "

@@ -19,7 +19,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from agent.build import DEFAULT_MAX_STEPS, session_tools
+from agent.build import DEFAULT_MAX_STEPS
 from agent.errors import AgentError
 from agent.evaluation.outcome import Outcome
 from agent.evaluation.questions import Question, QuestionSetError, load_questions
@@ -27,6 +27,7 @@ from agent.evaluation.report import build_report, markdown, write_report
 from agent.evaluation.runner import EVAL_USER_BASE, AgentSubject, Subject, run_set
 from agent.llm.factory import build_llm
 from agent.settings import LLMSettings
+from semantic_layer.tools import ToolContext, build_tools
 
 DEFAULT_SET = Path("tests/eval/questions.yaml")
 err = Console(stderr=True, highlight=False)
@@ -135,13 +136,15 @@ def _run_all(
     runs: dict[str, list[Outcome]] = {subject.name: [] for subject in subjects}
     user_ids = itertools.count(EVAL_USER_BASE)
     try:
+        tools = build_tools()  # once: every question and subject shares them
         with connect() as graph, scratch_graph(graph) as scratch:
             for question in questions:  # subjects take turns: a cut-off run stays comparable
                 for subject in subjects:
                     runs[subject.name] += run_set(
                         subject,
                         [question],
-                        lambda session: session_tools(scratch, session),
+                        tools,
+                        lambda session: ToolContext(scratch, session),
                         first_user_id=next(user_ids),
                         progress=progress,
                     )

@@ -37,6 +37,8 @@ class ToolResult(BaseModel):
     data: Any = None
     candidates: list[Candidate] = Field(default_factory=list)
     queries: list[QueryTrace] = Field(default_factory=list)
+    #: set when this call gave a guest a user id of their own: the front end switches to it
+    new_user_id: int | None = None
 
     def observation(self) -> str:
         """Compact JSON the model reads as the Observation."""
