@@ -6,10 +6,11 @@ Public API (used by the UI, the command line and the evaluation harness)::
     from agent.settings import LLMSettings
 
     llm = build_llm(LLMSettings.from_env())          # tgi / openai / llamacpp, from MOVIEAGENT_LLM
-    agent = Agent(llm, tools, max_steps=5)          # tools: LangChain BaseTools returning ToolResult
-    for event in agent.stream(question, history):   # history: ChatMessage or {"role", "content"}
+    agent = Agent(llm, build_tools(), max_steps=5)  # once per process; tools: semantic_layer.tools
+    context = ToolContext(graph, session)            # per turn: the graph and who is asking
+    for event in agent.stream(question, history, context):  # history: ChatMessages or dicts
         ...                                         # typed events, see agent.events
-    result = agent.ask(question, history)           # AgentResult: answer, steps, llm_calls, tokens
+    result = agent.ask(question, history, context)  # AgentResult: answer, steps, new_user_id, ...
 
 `Agent.stream` yields `StepStarted`, `LLMRetry`, `LLMCallEvent`, `Correction`, `ToolStarted`,
 `ToolCallEvent`, `AnswerToken` and `ErrorEvent`, and always ends with one `FinalAnswer` (its

@@ -17,14 +17,14 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-from agent.build import DEFAULT_MAX_STEPS, build_agent, session_tools
+from agent.build import DEFAULT_MAX_STEPS, build_agent
 from agent.errors import AgentError
 from agent.events import AnswerToken, Correction, ErrorEvent, FinalAnswer, LLMRetry, ToolCallEvent
 from agent.llm.base import LLM, ChatMessage
@@ -38,6 +38,7 @@ from semantic_layer.errors import SemanticLayerError, UserIdError
 from semantic_layer.graph import Graph, connect
 from semantic_layer.session import Session
 from semantic_layer.text_safety import clean_text
+from semantic_layer.tools import ToolContext, build_tools
 from semantic_layer.user_policy import check_range, session_for
 from semantic_layer.user_ratings import count_ratings
 
@@ -115,23 +116,25 @@ def chat_command(
 
 @dataclass
 class Conversation:
-    """One agent over the session user's tools, and the questions and answers so far."""
+    """The agent, the graph, who is asking, and the questions and answers so far."""
 
     agent: Agent
     session: Session
+    graph: Graph | None = None
     history: list[ChatMessage] = field(default_factory=list)
 
     def ask(self, question: str, *, stream_answer: bool) -> AgentResult:
-        was_guest = self.session.is_guest
-        result = _run(self.agent, question, self.history, stream_answer)
+        context = ToolContext(self.graph, self.session)
+        result = _run(self.agent, question, self.history, context, stream_answer)
         self.history += [
             ChatMessage(role="user", content=question),
             ChatMessage(
                 role="assistant", content=remembered_answer(result.answer, result.entities)
             ),
         ]
-        if was_guest and not self.session.is_guest:  # the Memory tool made the guest a user
-            user = self.session.user_id
+        if result.new_user_id is not None:  # a rating gave the guest a user of their own
+            user = result.new_user_id
+            self.session = replace(self.session, user_id=user)
             err.print(f"You are now user {user}; pass --user-id {user} to keep your ratings.")
         return result
 
@@ -167,9 +170,13 @@ def report(result: AgentResult) -> dict[str, Any]:
 
 
 def _run(
-    agent: Agent, question: str, history: list[ChatMessage], stream_answer: bool
+    agent: Agent,
+    question: str,
+    history: list[ChatMessage],
+    context: ToolContext,
+    stream_answer: bool,
 ) -> AgentResult:
-    for event in agent.stream(question, history):
+    for event in agent.stream(question, history, context):
         if isinstance(event, AnswerToken) and stream_answer:
             typer.echo(event.text, nl=False)
         elif isinstance(event, ToolCallEvent):
@@ -201,8 +208,8 @@ def _conversation(
         with _services(spec) as (settings, llm, graph):
             _check_ready(graph, llm, settings)
             session = _session(graph, user_id, admin)
-            tools = session_tools(graph, session)
-            yield Conversation(build_agent(llm, tools, settings, max_steps=max_steps), session)
+            agent = build_agent(llm, build_tools(), settings, max_steps=max_steps)
+            yield Conversation(agent, session, graph)
     except (AgentError, SemanticLayerError) as e:
         _fail(str(e))
 

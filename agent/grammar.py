@@ -14,12 +14,10 @@ carries those) and closed with `additionalProperties: false`.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from typing import Any
 
-from langchain_core.tools import BaseTool
-from pydantic import BaseModel
+from semantic_layer.tools.contract import Tool
 
 FINAL_ANSWER = "Final Answer"
 THOUGHT_MAX_CHARS = 240  # bounds the free text before the action, so small models terminate
@@ -27,7 +25,7 @@ _NOISE = {"title", "description", "examples"}
 
 
 def step_schema(
-    tools: Sequence[BaseTool],
+    tools: Sequence[Tool[Any]],
     final_only: bool = False,
     tools_only: bool = False,
     *,
@@ -57,26 +55,11 @@ def step_schema(
     }
 
 
-def tool_input_schema(tool: BaseTool) -> dict[str, Any]:
+def tool_input_schema(tool: Tool[Any]) -> dict[str, Any]:
     """A tool's argument schema, self-contained and closed."""
-    schema = _clean(resolved_args_schema(tool))
-    schema.setdefault("type", "object")
-    schema.setdefault("properties", {})
+    schema: dict[str, Any] = _clean(tool.input_schema)
     schema["additionalProperties"] = False
     return schema
-
-
-def resolved_args_schema(tool: BaseTool) -> dict[str, Any]:
-    """A tool's argument schema as JSON Schema, with references inlined."""
-    args = tool.args_schema
-    if isinstance(args, type) and issubclass(args, BaseModel):
-        raw = args.model_json_schema()
-    elif isinstance(args, dict):
-        raw = copy.deepcopy(args)
-    else:
-        raw = {"type": "object", "properties": {}}
-    resolved: dict[str, Any] = inline_refs(raw, raw.get("$defs", {}))
-    return resolved
 
 
 def _branch(
@@ -88,22 +71,6 @@ def _branch(
         "required": [*head, "action", "action_input"],
         "additionalProperties": False,
     }
-
-
-def inline_refs(node: Any, defs: dict[str, Any], depth: int = 0) -> Any:
-    """The schema with every `#/$defs/...` reference replaced by its definition."""
-    if depth > 20:
-        raise ValueError("tool argument schema is too deeply nested or recursive")
-    if isinstance(node, dict):
-        ref = node.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/$defs/"):
-            target = inline_refs(defs[ref.removeprefix("#/$defs/")], defs, depth + 1)
-            rest = {k: v for k, v in node.items() if k != "$ref"}
-            return {**target, **inline_refs(rest, defs, depth + 1)}
-        return {k: inline_refs(v, defs, depth + 1) for k, v in node.items() if k != "$defs"}
-    if isinstance(node, list):
-        return [inline_refs(v, defs, depth + 1) for v in node]
-    return node
 
 
 def _clean(node: Any) -> Any:

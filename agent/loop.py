@@ -24,10 +24,8 @@ import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from langchain_core.tools import BaseTool
-
 from agent.answers import default_answer
-from agent.dispatch import ArgumentsError, describe_arguments, run_tool, validate_arguments
+from agent.dispatch import describe_arguments, run_tool
 from agent.entities import resolved_entities
 from agent.errors import AgentError, LLMUnavailableError
 from agent.events import (
@@ -58,6 +56,8 @@ from agent.parsing import Answer, Malformed, ToolCall, parse_step
 from agent.prompt import ReactPrompt, ScratchpadStep, normalize_history
 from agent.result import AgentResult, LLMCall, StopReason, Timings, ToolStep
 from agent.streaming import FinalAnswerStream, ObjectEnd
+from semantic_layer.errors import ToolArgumentsError
+from semantic_layer.tools.contract import Tool, ToolContext
 from semantic_layer.tools.result import Candidate, ToolResult
 
 log = logging.getLogger(__name__)
@@ -69,12 +69,16 @@ History = Iterable[ChatMessage | Mapping[str, str]]
 
 
 class Agent:
-    """A JSON ReAct agent over a list of LangChain tools and one `LLM` backend."""
+    """A JSON ReAct agent over a list of tools and one `LLM` backend.
+
+    Built once per process: the prompt and the grammars are rendered here from the tools, and
+    each question brings its own `ToolContext` (graph and session) to `stream` / `ask`.
+    """
 
     def __init__(
         self,
         llm: LLM,
-        tools: Sequence[BaseTool],
+        tools: Sequence[Tool[Any]],
         *,
         max_steps: int = 5,
         max_retries: int = 2,
@@ -126,16 +130,24 @@ class Agent:
         except AgentError as e:  # the first question will say what is wrong
             log.info("warm-up failed: %s", e)
 
-    def ask(self, question: str, history: History = ()) -> AgentResult:
+    def ask(
+        self, question: str, history: History = (), context: ToolContext | None = None
+    ) -> AgentResult:
         """Run one question to the end and return everything it produced."""
-        for event in self.stream(question, history):
+        for event in self.stream(question, history, context):
             if isinstance(event, FinalAnswer):
                 return event.result
         raise AssertionError("Agent.stream ended without a FinalAnswer")  # pragma: no cover
 
-    def stream(self, question: str, history: History = ()) -> Iterator[AgentEvent]:
-        """Yield one event per step; the last one is always a `FinalAnswer`."""
-        run = _Run(question, normalize_history(history))
+    def stream(
+        self, question: str, history: History = (), context: ToolContext | None = None
+    ) -> Iterator[AgentEvent]:
+        """Yield one event per step; the last one is always a `FinalAnswer`.
+
+        The tools run against `context` (default: a guest with no graph). When a tool gives a
+        guest a user id, the rest of the question runs as that user and the result's
+        `new_user_id` tells the caller to switch its session."""
+        run = _Run(question, normalize_history(history), context or ToolContext())
         try:
             yield from self._steps(run)
         except AgentError as e:
@@ -293,8 +305,8 @@ class Agent:
     def _call_tool(self, run: _Run, step: int, call: ToolCall, text: str) -> Iterator[AgentEvent]:
         tool = self.tools[call.tool]
         try:
-            arguments = validate_arguments(tool, call.args)
-        except ArgumentsError as e:
+            parsed = tool.parse(call.args)
+        except ToolArgumentsError as e:
             observation = self._prompt.correction(
                 "invalid_arguments",
                 tool=tool.name,
@@ -305,6 +317,7 @@ class Agent:
             run.scratchpad.append(ScratchpadStep(reply=reply, observation=observation))
             yield Correction(step=step, reason="invalid_arguments", observation=observation)
             return
+        arguments = parsed.model_dump(mode="json", exclude_unset=True)
         # with a grammar the reply is exactly one JSON object: kept verbatim, the next prompt
         # extends the text the backend has just generated (and cached)
         reply = text.strip() if self.grammar else _blob(call.thought, call.tool, arguments)
@@ -318,7 +331,7 @@ class Agent:
         run.calls.add(key)
         yield ToolStarted(step=step, tool=tool.name, input=arguments)
         started = time.perf_counter()
-        result = run_tool(tool, arguments)
+        result = run_tool(tool, parsed, run.context)
         ms = (time.perf_counter() - started) * 1000
         run.tool_ms += ms
         observation = fit_observation(result, self._observation_budget(run))
@@ -350,9 +363,11 @@ class Agent:
 class _Run:
     """The state of one question while the loop works on it."""
 
-    def __init__(self, question: str, history: list[ChatMessage]) -> None:
+    def __init__(self, question: str, history: list[ChatMessage], context: ToolContext) -> None:
         self.question = question
         self.history = history
+        self.context = context
+        self.new_user_id: int | None = None
         self.scratchpad: list[ScratchpadStep] = []
         self.steps: list[ToolStep] = []
         self.calls: set[str] = set()  # tool calls already made, to catch repeats
@@ -369,6 +384,9 @@ class _Run:
         self.error: str | None = None
 
     def note_result(self, result: ToolResult) -> None:
+        if result.new_user_id is not None:  # the guest has a user of their own from now on
+            self.context = self.context.as_user(result.new_user_id)
+            self.new_user_id = result.new_user_id
         self.candidates = list(result.candidates) if result.kind == "candidates" else []
         if result.ok and result.kind != "candidates":
             self.answered_by.add(result.tool)
@@ -387,6 +405,7 @@ class _Run:
             candidates=self.candidates,
             entities=resolved_entities(s.result for s in self.steps),
             error=self.error,
+            new_user_id=self.new_user_id,
             timings=Timings(total_ms=total, llm_ms=self.llm_ms, tool_ms=self.tool_ms),
         )
         return FinalAnswer(

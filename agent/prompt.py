@@ -22,11 +22,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from langchain_core.tools import BaseTool
-
 from agent.errors import AgentError
-from agent.grammar import FINAL_ANSWER, resolved_args_schema
+from agent.grammar import FINAL_ANSWER
 from agent.llm.base import ChatMessage
+from semantic_layer.tools.contract import Tool
 
 PROMPTS_DIR = Path(__file__).parent / "prompts"
 HISTORY_TURNS = 6  # earlier question/answer pairs kept in the prompt
@@ -109,7 +108,7 @@ class ScratchpadStep:
 class ReactPrompt:
     """Renders the tools once, then builds the message list for each model call."""
 
-    def __init__(self, tools: Sequence[BaseTool], directory: Path = PROMPTS_DIR) -> None:
+    def __init__(self, tools: Sequence[Tool[Any]], directory: Path = PROMPTS_DIR) -> None:
         self._templates = _templates(directory)
         self._tool_names = names = ", ".join(t.name for t in tools)
         self._instructions = self._templates["instructions"].format(
@@ -170,9 +169,9 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def describe_tool(tool: BaseTool) -> str:
+def describe_tool(tool: Tool[Any]) -> str:
     """`- name: description`, then one line per argument: `name (type, default): meaning`."""
-    schema = resolved_args_schema(tool)
+    schema = tool.input_schema
     required = set(schema.get("required", []))
     lines = [f"- {tool.name}: {' '.join(tool.description.split())}"]
     for name, raw in schema.get("properties", {}).items():

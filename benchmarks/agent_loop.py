@@ -16,12 +16,12 @@ import statistics
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from langchain_core.tools import BaseTool
 from pydantic import BaseModel, Field
 
 from agent.llm.base import LLM, LLMChunk, LLMRequest, TokenUsage, estimate_tokens
 from agent.llm.chat_template import render_mixtral
 from agent.loop import Agent
+from semantic_layer.tools.contract import Tool
 from semantic_layer.tools.payloads import MovieCard
 from semantic_layer.tools.result import QueryTrace, ToolResult
 
@@ -57,16 +57,19 @@ class _EntityInput(BaseModel):
     entity: str = Field(description="A movie title or a person's name.")
 
 
-class _InstantTool(BaseTool):
-    args_schema: type[BaseModel] = _EntityInput
+class _InstantTool(Tool[_EntityInput]):
+    input_model = _EntityInput
 
-    def _run(self, **kwargs: Any) -> ToolResult:
+    def __init__(self, name: str, description: str) -> None:
+        self.name, self.description = name, description
+
+    def execute(self, arguments: _EntityInput, graph: Any, session: Any) -> ToolResult:
         trace = QueryTrace(name="movie_info", cypher="MATCH (m:Movie) RETURN m", rows=1)
         data = MovieCard(movie_id=6, title="Heat", year=1995, directors=["Michael Mann"])
         return ToolResult(tool=self.name, kind="movie", data=data, queries=[trace])
 
 
-def _tools() -> list[BaseTool]:
+def _tools() -> list[Tool[Any]]:
     described = {
         "recommender": "Recommends movies like a movie, from a genre, or from the user's ratings.",
         "information": "Facts about a movie (year, genres, directors, cast, ratings) or a person.",

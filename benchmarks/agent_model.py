@@ -24,8 +24,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from langchain_core.tools import BaseTool
-
 from agent.llm.base import LLM, ChatMessage, LLMChunk, LLMHealth, LLMRequest
 from evaluation.questions import DEFAULT_SET
 
@@ -83,18 +81,14 @@ class Row:
     answer: str = ""
 
 
-def run_question(
-    llm: TimedLLM, tools: Sequence[BaseTool], question: Any, settings: Any, max_steps: int
-) -> Row:
-    from agent.build import build_agent
+def run_question(agent: Any, llm: TimedLLM, context: Any, question: Any) -> Row:
     from agent.events import AnswerToken, FinalAnswer
 
-    agent = build_agent(llm, tools, settings, max_steps=max_steps)
     history = [ChatMessage(role=t.role, content=t.content) for t in question.history]
     llm.first_chunk_s = []
     row = Row(id=question.id)
     started = time.perf_counter()
-    for event in agent.stream(question.question, history):
+    for event in agent.stream(question.question, history, context):
         if isinstance(event, AnswerToken) and row.first_token_s is None:
             row.first_token_s = round(time.perf_counter() - started, 2)
         if isinstance(event, FinalAnswer):
@@ -139,7 +133,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         print("agent_model: skipped (pass --llm SPEC to measure the agent with a real model)")
         return {}
 
-    from agent.build import session_tools
+    from agent.build import build_agent
     from agent.llm.factory import build_llm
     from agent.loop import Agent
     from agent.settings import LLMSettings
@@ -148,6 +142,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     from evaluation.sandbox import scratch_graph
     from semantic_layer.graph import connect
     from semantic_layer.session import Session
+    from semantic_layer.tools import ToolContext, build_tools
     from semantic_layer.user_policy import eval_user_ids
 
     wanted = args.ids.split(",") if args.ids else list(DEFAULT_IDS)
@@ -158,7 +153,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     rows: list[Row] = []
     with connect() as graph, scratch_graph(graph) as scratch:
         user_ids = eval_user_ids()
-        tools = session_tools(scratch, Session(user_id=next(user_ids)))
+        tools = build_tools()
+        agent = build_agent(llm, tools, settings, max_steps=args.max_steps)
         started = time.perf_counter()
         warm = Agent(llm, tools, call_timeout_s=settings.timeout_s)
         if hasattr(warm, "warm_up"):
@@ -167,9 +163,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             warm.ask("Hello")
         print(f"cold start (load + static prefix): {time.perf_counter() - started:.1f} s")
         for question in questions:
-            tools = session_tools(scratch, Session(user_id=next(user_ids)))
-            store_ratings(tools, question.ratings)
-            row = run_question(llm, tools, question, settings, args.max_steps)
+            context = ToolContext(scratch, Session(user_id=next(user_ids)))
+            store_ratings(tools, question.ratings, context)
+            row = run_question(agent, llm, context, question)
             rows.append(row)
             print(
                 f"{row.id:28} calls={row.llm_calls} tools={' '.join(row.tools) or '-'} "

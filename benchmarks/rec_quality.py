@@ -37,7 +37,7 @@ from data_import.rating_arrays import read_ratings
 from semantic_layer.graph import Graph, connect
 from semantic_layer.session import Session
 from semantic_layer.settings import GraphSettings
-from semantic_layer.tools import build_tools
+from semantic_layer.tools import ToolContext, build_tools
 from semantic_layer.tools.payloads import Recommendations
 
 OURS = "our recommender tool"
@@ -50,14 +50,15 @@ def run_tool(graph: Graph, split: Split, labels: dict[int, str]) -> dict[str, An
     by_movie: dict[int, list[int]] = {}
     timings: dict[str, list[float]] = {"personal": [], "by movie": []}
     unresolved = 0
+    tool = next(t for t in build_tools() if t.name == "recommender")
     for user in split.users:
-        tool = next(t for t in build_tools(graph, Session(user_id=user)) if t.name == "recommender")
+        context = ToolContext(graph, Session(user_id=user))
         for case, arguments, lists in (
             ("personal", {}, personal),
             ("by movie", {"movie": labels[split.anchor[user]]}, by_movie),
         ):
             started = time.perf_counter()
-            result = tool.invoke(arguments)
+            result = tool.run(arguments, context)
             timings[case].append((time.perf_counter() - started) * 1000)
             data = result.data if isinstance(result.data, Recommendations) else None
             lists[user] = [r.movie_id for r in data.recommendations] if data else []

@@ -29,6 +29,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -37,7 +38,7 @@ from benchmarks.import_bench import ENRICHED, ML_SMALL, REPO, generated_release
 from semantic_layer.graph import Graph, connect
 from semantic_layer.session import GUEST_USER_ID, Session
 from semantic_layer.settings import GraphSettings
-from semantic_layer.tools import build_tools
+from semantic_layer.tools import ToolContext, build_tools
 
 SAMPLE = 40
 SMALL_RATINGS = 1_000_000  # graphs up to this many ratings are held to the small target
@@ -91,12 +92,11 @@ def workload(graph: Graph) -> tuple[dict[str, Calls], dict[str, str]]:
 
 def measure(graph: Graph, rounds: int) -> tuple[dict[str, dict[str, float]], dict[str, str]]:
     cases, skipped = workload(graph)
-    sessions: dict[int, dict[str, Any]] = {}
+    tools = {t.name: t for t in build_tools()}
 
     def tool_for(user_id: int, case: str) -> Callable[[dict[str, Any]], Any]:
-        if user_id not in sessions:
-            sessions[user_id] = {t.name: t for t in build_tools(graph, Session(user_id=user_id))}
-        return sessions[user_id][case.split("(")[0]].invoke
+        context = ToolContext(graph, Session(user_id=user_id))
+        return partial(tools[case.split("(")[0]].run, ctx=context)
 
     figures: dict[str, dict[str, float]] = {}
     for case, calls in cases.items():

@@ -22,7 +22,7 @@ from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
-from langchain_core.tools import BaseTool, render_text_description_and_args
+from langchain_core.tools import render_text_description_and_args
 from pydantic import ConfigDict, Field
 
 from agent.errors import AgentError
@@ -30,6 +30,8 @@ from agent.llm.base import LLM, MAX_NEW_TOKENS, ChatMessage, LLMRequest, Role, e
 from agent.result import LLMCall
 from evaluation.outcome import Outcome, ToolUse
 from evaluation.questions import Question
+from semantic_layer.tools.contract import Tool, ToolContext
+from semantic_layer.tools.langchain_adapter import ToolBinding, as_langchain_tools
 from semantic_layer.tools.result import ToolResult
 
 PROMPT_FILE = Path(__file__).parent / "prompts" / "react_json.txt"
@@ -93,32 +95,6 @@ class LLMChatModel(BaseChatModel):
         return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text))])
 
 
-class RecordedTool(BaseTool):
-    """A tool as the baseline sees it: same name, description and schema; returns the
-    Observation text our agent would read, and records each call."""
-
-    inner: BaseTool
-    uses: Any  # list[ToolUse] shared by all tools of a run (Any: pydantic would copy a list)
-
-    @classmethod
-    def of(cls, tool: BaseTool, uses: list[ToolUse]) -> RecordedTool:
-        return cls(
-            name=tool.name,
-            description=tool.description,
-            args_schema=tool.args_schema,
-            inner=tool,
-            uses=uses,
-        )
-
-    def _run(self, *args: Any, **kwargs: Any) -> str:
-        started = time.perf_counter()
-        output = self.inner.invoke(kwargs)
-        ok = not isinstance(output, ToolResult) or output.ok
-        ms = (time.perf_counter() - started) * 1000
-        self.uses.append(ToolUse(tool=self.name, input=kwargs, ms=ms, ok=ok))
-        return output.observation() if isinstance(output, ToolResult) else str(output)
-
-
 class BaselineSubject:
     """The LangChain react-json agent, same model, same tools, same step limit."""
 
@@ -131,7 +107,7 @@ class BaselineSubject:
         self.max_steps = max_steps
         self.max_new_tokens = max_new_tokens
 
-    def run(self, question: Question, tools: Sequence[BaseTool]) -> Outcome:
+    def run(self, question: Question, tools: Sequence[Tool[Any]], context: ToolContext) -> Outcome:
         try:
             from langchain_classic.agents import AgentExecutor
             from langchain_classic.agents.format_scratchpad import format_log_to_str
@@ -145,7 +121,12 @@ class BaselineSubject:
 
         model = LLMChatModel(llm=self.llm, max_new_tokens=self.max_new_tokens)
         uses: list[ToolUse] = []
-        wrapped = [RecordedTool.of(tool, uses) for tool in tools]
+
+        def record(tool: str, arguments: dict[str, Any], result: ToolResult, ms: float) -> None:
+            uses.append(ToolUse(tool=tool, input=arguments, ms=ms, ok=result.ok))
+
+        # the same tools through the LangChain adapter; it returns the Observation our agent reads
+        wrapped = as_langchain_tools(tools, ToolBinding(context, on_call=record))
         prompt = ChatPromptTemplate.from_messages(
             [
                 ("system", PROMPT_FILE.read_text(encoding="utf-8")),

@@ -18,7 +18,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from agent.build import DEFAULT_MAX_STEPS, session_tools
+from agent.build import DEFAULT_MAX_STEPS
 from agent.errors import AgentError
 from agent.llm.factory import build_llm
 from agent.settings import LLMSettings
@@ -26,6 +26,7 @@ from evaluation.outcome import Outcome
 from evaluation.questions import DEFAULT_SET, Question, QuestionSetError, load_questions
 from evaluation.report import build_report, markdown, write_report
 from evaluation.runner import AgentSubject, Subject, run_set
+from semantic_layer.tools import ToolContext, build_tools
 
 err = Console(stderr=True, highlight=False)
 
@@ -151,13 +152,15 @@ def _run_all(
     runs: dict[str, list[Outcome]] = {subject.name: [] for subject in subjects}
     user_ids = eval_user_ids()
     try:
+        tools = build_tools()  # once: every question and subject shares them
         with connect() as graph, scratch_graph(graph) as scratch:
             for question in questions:  # subjects take turns: a cut-off run stays comparable
                 for subject in subjects:
                     runs[subject.name] += run_set(
                         subject,
                         [question],
-                        lambda session: session_tools(scratch, session),
+                        tools,
+                        lambda session: ToolContext(scratch, session),
                         first_user_id=next(user_ids),
                         progress=progress,
                     )

@@ -10,13 +10,12 @@ lists the candidates with their years, so the client can ask which one.
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, cast
+from typing import Any
 
-from langchain_core.tools import BaseTool
 from mcp import types
-from pydantic import BaseModel, create_model
+from pydantic import create_model
 
-from semantic_layer.tools import GraphTool, ToolResult
+from semantic_layer.tools import Tool, ToolResult
 from semantic_layer.tools.payloads import BUILT_IN_PAYLOADS, Rows
 
 
@@ -29,18 +28,12 @@ def result_schema(tool_name: str) -> dict[str, Any]:
     return model.model_json_schema(mode="serialization")
 
 
-def definition(tool: BaseTool) -> types.Tool:
-    write = isinstance(tool, GraphTool) and tool.mode == "write"
-    model = tool.tool_call_schema  # what `movieagent tools --json` shows, too
-    schema = (
-        dict(model) if isinstance(model, dict) else cast(type[BaseModel], model).model_json_schema()
-    )
-    schema.setdefault("type", "object")
-    schema.setdefault("properties", {})
+def definition(tool: Tool[Any]) -> types.Tool:
+    write = tool.mode == "write"
     return types.Tool(
         name=tool.name,
         description=tool.description,
-        input_schema=schema,
+        input_schema=dict(tool.input_schema),  # what `movieagent tools --json` shows, too
         output_schema=result_schema(tool.name),
         annotations=types.ToolAnnotations(
             read_only_hint=not write,

@@ -8,15 +8,13 @@ from contextlib import contextmanager
 from typing import Annotated, Any
 
 import typer
-from pydantic import ValidationError
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from semantic_layer.errors import SemanticLayerError, UserIdError
+from semantic_layer.errors import SemanticLayerError, ToolArgumentsError, UserIdError
 from semantic_layer.graph import connect
 from semantic_layer.graph_stats import IMPORT_HINT, graph_problem, graph_stats
-from semantic_layer.session import Session
 from semantic_layer.text_safety import clean_value
 from semantic_layer.user_policy import session_for
 
@@ -53,8 +51,8 @@ def stats_command(
 @contextmanager
 def _tools(
     user_id: int | None, require_data: bool = False, admin: bool = False
-) -> Iterator[tuple[dict[str, Any], Session]]:
-    from semantic_layer.tools import build_tools
+) -> Iterator[tuple[dict[str, Any], Any]]:
+    from semantic_layer.tools import ToolContext, build_tools
 
     try:
         with connect() as graph:
@@ -67,7 +65,7 @@ def _tools(
             except UserIdError as e:
                 err.print(f"[red]error:[/red] {escape(str(e))}")
                 raise typer.Exit(2) from e
-            yield {t.name: t for t in build_tools(graph, session)}, session
+            yield {t.name: t for t in build_tools()}, ToolContext(graph, session)
     except SemanticLayerError as e:
         err.print(f"[red]error:[/red] {e}")
         raise typer.Exit(1) from e
@@ -82,9 +80,9 @@ def tools_command(
             {
                 "name": t.name,
                 "description": t.description,
-                "declared_in": (t.metadata or {}).get("path"),
-                "mode": (t.metadata or {}).get("mode", "built-in"),
-                "schema": t.tool_call_schema.model_json_schema(),
+                "declared_in": str(t.source) if t.source else None,
+                "mode": t.mode if t.source else "built-in",
+                "schema": t.input_schema,
             }
             for t in tools.values()
         ]
@@ -131,19 +129,15 @@ def tool_command(
         err.print('[red]error:[/red] --args must be a JSON object, like \'{"entity": "Heat"}\'.')
         raise typer.Exit(1)
     arguments = clean_value(arguments)
-    with _tools(user_id, require_data=True, admin=as_admin) as (tools, _):
+    with _tools(user_id, require_data=True, admin=as_admin) as (tools, context):
         tool = tools.get(name)
         if tool is None:
             err.print(f"[red]error:[/red] no tool {name!r}; the tools are: {', '.join(tools)}.")
             raise typer.Exit(1)
         try:
-            tool.args_schema.model_validate(arguments)
-            result = tool.invoke(arguments)
-        except ValidationError as e:
-            problems = "; ".join(
-                f"{'.'.join(map(str, x['loc'])) or 'arguments'}: {x['msg']}" for x in e.errors()
-            )
-            err.print(f"[red]error:[/red] invalid arguments for {name}: {problems}")
+            result = tool.run(arguments, context)
+        except ToolArgumentsError as e:
+            err.print(f"[red]error:[/red] invalid arguments for {name}: {e}")
             raise typer.Exit(1) from e
     if as_json:
         typer.echo(json.dumps(result.model_dump(mode="json"), indent=2, ensure_ascii=False))

@@ -64,3 +64,7 @@ class AmbiguousEntityError(SemanticLayerError):
 
 class ToolDeclarationError(SemanticLayerError):
     """A declared tool's `.cypher` file has a malformed header; the text names file and line."""
+
+
+class ToolArgumentsError(SemanticLayerError):
+    """A tool call's arguments do not fit the tool's input model; the text says what is wrong."""

@@ -14,7 +14,9 @@ class Session:
     """The user a conversation belongs to. Tools read `user_id` from here only.
 
     A guest session (`user_id` 0) gets its own fresh user id the first time it stores a
-    rating (see `semantic_layer.users.new_user_id`); the application sees it here afterwards.
+    rating (see `semantic_layer.users.new_user_id`): the tool reports it in
+    `ToolResult.new_user_id` and the front end switches to a session for that user. Tools
+    never change a session.
     A `read_only` session (a MovieLens user shown as a demo) reads like any other, and every
     write through it is refused with a sentence (`require_writable`).
     """
@@ -36,6 +38,6 @@ class Session:
             )
 
     def bind(self, user_id: int) -> None:
-        """Attach the conversation to a user (done by the application or the Memory tool)."""
+        """Attach the conversation to a user (done by the application, never by a tool)."""
         self.require_writable()
         self.user_id = user_id

@@ -42,8 +42,8 @@ def run_turn(services: Services, question: str, session: Session) -> Turn:
         turn = Turn(question=question)
         text = ""
         try:
-            agent = services.agent(session)
-            for event in agent.stream(question, state.history()):
+            agent = services.agent()
+            for event in agent.stream(question, state.history(), services.context(session)):
                 live.handle(event)
                 if isinstance(event, AnswerToken):
                     text += event.text

@@ -1,4 +1,7 @@
-"""The clients the page uses: the graph and the LLM, built once per process from the settings.
+"""The clients the page uses: the graph, the LLM and the agent, built once per process.
+
+The agent (its tools, prompt and grammars) is made on first use and shared by every turn and
+every user; each turn passes its own session in a `ToolContext`.
 
 A setting or connection that fails leaves its client `None` and keeps the sentence that says
 what to do, so the page can show it instead of a stack trace.
@@ -6,13 +9,13 @@ what to do, so the page can show it instead of a stack trace.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import streamlit as st
-from langchain_core.tools import BaseTool
 
-from agent.build import DEFAULT_MAX_STEPS, build_agent, session_tools
+from agent.build import DEFAULT_MAX_STEPS, build_agent
 from agent.errors import AgentError
 from agent.llm.base import LLM
 from agent.loop import Agent
@@ -20,8 +23,7 @@ from agent.settings import LLMSettings
 from semantic_layer.errors import SemanticLayerError
 from semantic_layer.graph import Graph
 from semantic_layer.session import Session
-
-ToolsFactory = Callable[[Graph, Session], list[BaseTool]]
+from semantic_layer.tools import Tool, ToolContext, build_tools
 
 
 @dataclass
@@ -33,15 +35,23 @@ class Services:
     llm_settings: LLMSettings | None = None
     graph_error: str | None = None
     llm_error: str | None = None
-    make_tools: ToolsFactory = session_tools
+    tools: Sequence[Tool[Any]] | None = None  # None: `build_tools()` on first use
     max_steps: int = DEFAULT_MAX_STEPS
     extra: dict[str, object] = field(default_factory=dict)
+    _agent: Agent | None = field(default=None, init=False, repr=False)
 
-    def agent(self, session: Session) -> Agent:
-        """An agent for one turn, its tools bound to the session user."""
-        assert self.llm is not None and self.graph is not None
-        tools = self.make_tools(self.graph, session)
-        return build_agent(self.llm, tools, self.llm_settings, max_steps=self.max_steps)
+    def agent(self) -> Agent:
+        """The one agent of this process (built on first use, then reused by every turn)."""
+        assert self.llm is not None
+        if self._agent is None:
+            tools = build_tools() if self.tools is None else self.tools
+            self._agent = build_agent(self.llm, tools, self.llm_settings, max_steps=self.max_steps)
+        return self._agent
+
+    def context(self, session: Session) -> ToolContext:
+        """What one turn's tool calls run against: the graph and the session user."""
+        assert self.graph is not None
+        return ToolContext(self.graph, session)
 
 
 @st.cache_resource(show_spinner="Connecting to the graph…")

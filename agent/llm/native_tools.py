@@ -28,10 +28,9 @@ import json
 from collections.abc import Sequence
 from typing import Any, Literal, get_args
 
-from langchain_core.tools import BaseTool
-
-from agent.grammar import FINAL_ANSWER, resolved_args_schema
+from agent.grammar import FINAL_ANSWER
 from agent.llm.base import LLMRequest, ToolSpec
+from semantic_layer.tools.contract import Tool
 
 ToolMode = Literal["react", "native"]
 TOOL_MODES: tuple[str, ...] = get_args(ToolMode)
@@ -39,13 +38,13 @@ _ANSWER_OPEN = json.dumps({"thought": "", "action": FINAL_ANSWER, "action_input"
 _ANSWER_CLOSE = '"}'
 
 
-def tool_specs(tools: Sequence[BaseTool]) -> list[ToolSpec]:
+def tool_specs(tools: Sequence[Tool[Any]]) -> list[ToolSpec]:
     """Each tool with its description and argument schema (references inlined, no titles)."""
     return [
         ToolSpec(
             name=tool.name,
             description=tool.description,
-            parameters=_untitled(resolved_args_schema(tool)),
+            parameters=_untitled(tool.input_schema),
         )
         for tool in tools
     ]

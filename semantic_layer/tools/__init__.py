@@ -1,50 +1,46 @@
-"""The typed tools the agent can call, and `build_tools` that gathers them.
+"""The typed tools the agent can call (see `contract.Tool`), and `build_tools` that gathers them.
 
 Built-in: recommender, information, memory, smalltalk. Declared: one per `.cypher` file in
-`cypher/tools/` (and `MOVIEAGENT_TOOLS_DIR`), see `semantic_layer.tools.header`.
+`cypher/tools/` (and `MOVIEAGENT_TOOLS_DIR`), see `semantic_layer.tools.header`. Tools hold no
+session or graph: build them once per process and pass a `ToolContext` to each `run`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
-from langchain_core.tools import BaseTool
-
-from semantic_layer.graph import Graph
-from semantic_layer.session import Session
-from semantic_layer.tools.base import GraphTool
-from semantic_layer.tools.declared import declared_specs, declared_tool, tool_dirs
+from semantic_layer.tools.contract import Tool, ToolContext
+from semantic_layer.tools.declared import DeclaredTool, declared_specs, tool_dirs
 from semantic_layer.tools.information import Information
 from semantic_layer.tools.memory import Memory
 from semantic_layer.tools.recommender import Recommender
 from semantic_layer.tools.result import Candidate, QueryTrace, ToolResult
 from semantic_layer.tools.smalltalk import Smalltalk
 
-BUILT_IN: tuple[type[GraphTool], ...] = (Recommender, Information, Memory, Smalltalk)
+BUILT_IN: tuple[type[Tool[Any]], ...] = (Recommender, Information, Memory, Smalltalk)
 
 
-def build_tools(
-    graph: Graph, session: Session, *, folders: Iterable[Path] | None = None
-) -> list[BaseTool]:
-    """Every tool bound to `graph` and `session`: the built-ins, then the declared ones.
+def build_tools(folders: Iterable[Path] | None = None) -> list[Tool[Any]]:
+    """Every tool: the built-ins, then the declared ones (each `.cypher` header parsed once).
 
     `folders` replaces the declared-tool folders (default `cypher/tools/` and
     `MOVIEAGENT_TOOLS_DIR`). A malformed declaration raises `ToolDeclarationError` naming
     the file and line.
     """
-    tools: list[BaseTool] = [cls(graph=graph, session=session) for cls in BUILT_IN]  # type: ignore[call-arg]
+    tools: list[Tool[Any]] = [cls() for cls in BUILT_IN]
     names = [t.name for t in tools]
     specs = declared_specs(tool_dirs() if folders is None else folders, reserved=names)
-    tools += [declared_tool(spec, graph, session) for spec in specs]
-    return tools
+    return tools + [DeclaredTool(spec) for spec in specs]
 
 
 __all__ = [
     "BUILT_IN",
     "Candidate",
-    "GraphTool",
     "QueryTrace",
+    "Tool",
+    "ToolContext",
     "ToolResult",
     "build_tools",
 ]

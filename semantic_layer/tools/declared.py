@@ -1,4 +1,4 @@
-"""Tools declared by `.cypher` files: a header (see `header.py`) becomes a typed LangChain tool.
+"""Tools declared by `.cypher` files: a header (see `header.py`) becomes a typed `Tool`.
 
 At start-up every `*.cypher` file in the tool folders (`cypher/tools/`, plus any folder in
 `MOVIEAGENT_TOOLS_DIR`, separated by the path separator) becomes a `DeclaredTool` with a
@@ -17,14 +17,14 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from semantic_layer.errors import ToolDeclarationError
 from semantic_layer.graph.queries import default_cypher_root
 from semantic_layer.resolve import resolve_movie, resolve_person
+from semantic_layer.session import Session
 from semantic_layer.settings import GraphSettings
-from semantic_layer.tools.base import GraphTool
+from semantic_layer.tools.contract import Tool, writing_user
 from semantic_layer.tools.genre import Genre
 from semantic_layer.tools.header import ParamSpec, ToolSpec, parse_tool_file
 from semantic_layer.tools.payloads import Rows
 from semantic_layer.tools.result import ToolResult
 from semantic_layer.tools.trace import TracedGraph
-from semantic_layer.users import new_user_id
 
 MAX_ROWS = 50
 _PLAIN: dict[str, type] = {"string": str, "integer": int, "number": float, "boolean": bool}
@@ -34,12 +34,18 @@ _RESOLVED_HINT = {
 }
 
 
-class DeclaredTool(GraphTool):
-    """A tool whose query and typed parameters come from a `.cypher` file."""
+class DeclaredTool(Tool[BaseModel]):
+    """A tool whose query and typed parameters come from a `.cypher` file (parsed once)."""
 
-    spec: ToolSpec = Field(exclude=True)
+    def __init__(self, spec: ToolSpec) -> None:
+        self.spec = spec
+        self.name = spec.name
+        self.description = spec.description
+        self.input_model = input_model(spec)
+        self.mode = spec.mode
+        self.source = spec.path
 
-    def execute(self, arguments: Any, graph: TracedGraph) -> ToolResult:
+    def execute(self, arguments: BaseModel, graph: TracedGraph, session: Session) -> ToolResult:
         values: dict[str, Any] = {}
         notes: list[str] = []
         for param in self.spec.params:
@@ -55,10 +61,12 @@ class DeclaredTool(GraphTool):
             elif isinstance(value, Genre):
                 value = value.value
             values[param.name] = value
+        new_user = None
         if "$userId" in self.spec.cypher:
-            if self.spec.mode == "write" and self.session.is_guest:
-                self.session.bind(new_user_id(graph))
-            values["userId"] = self.session.user_id
+            user_id = session.user_id
+            if self.spec.mode == "write":  # a guest's first write gets them an id of their own
+                user_id, new_user = writing_user(graph, session)
+            values["userId"] = user_id
         rows = graph.run_file_text(
             f"tools/{self.spec.name}", self.spec.cypher, values, write=self.spec.mode == "write"
         )
@@ -66,7 +74,11 @@ class DeclaredTool(GraphTool):
         more = f" (first {MAX_ROWS} shown)" if len(rows) > MAX_ROWS else ""
         about = f" for {'; '.join(notes)}" if notes else ""
         return ToolResult(
-            tool=self.name, kind="rows", message=f"{len(rows)} rows{about}{more}.", data=Rows(shown)
+            tool=self.name,
+            kind="rows",
+            message=f"{len(rows)} rows{about}{more}.",
+            data=Rows(shown),
+            new_user_id=new_user,
         )
 
 
@@ -124,16 +136,3 @@ def declared_specs(folders: Iterable[Path], reserved: Iterable[str] = ()) -> lis
             seen[spec.name] = path
             specs.append(spec)
     return specs
-
-
-def declared_tool(spec: ToolSpec, graph: Any, session: Any) -> DeclaredTool:
-    return DeclaredTool(
-        name=spec.name,
-        description=spec.description,
-        args_schema=input_model(spec),
-        graph=graph,
-        session=session,
-        spec=spec,
-        mode=spec.mode,
-        metadata={"path": str(spec.path), "mode": spec.mode},
-    )

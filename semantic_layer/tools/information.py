@@ -7,7 +7,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from semantic_layer.resolve import resolve_movie, resolve_person
-from semantic_layer.tools.base import GraphTool
+from semantic_layer.session import Session
+from semantic_layer.tools.contract import Tool
 from semantic_layer.tools.payloads import Film, MovieCard, PersonCard
 from semantic_layer.tools.result import ToolResult
 from semantic_layer.tools.trace import TracedGraph
@@ -28,24 +29,23 @@ class InformationInput(BaseModel):
     )
 
 
-class Information(GraphTool):
-    name: str = "information"
-    description: str = (
+class Information(Tool[InformationInput]):
+    name = "information"
+    description = (
         "Facts from the graph. For a movie: year, other titles, genres, directors, main cast, IMDb rating, "
         "MovieLens average rating and number of ratings, most frequent tags, and the user's "
         "own rating. For a person: their films as actor and as director."
     )
-    args_schema: type[BaseModel] = InformationInput
+    input_model = InformationInput
 
-    def execute(self, arguments: Any, graph: TracedGraph) -> ToolResult:
-        args: InformationInput = arguments
+    def execute(self, args: InformationInput, graph: TracedGraph, session: Session) -> ToolResult:
         if args.entity_type == "person":
             return self._person(graph, args.entity)
-        return self._movie(graph, args.entity)
+        return self._movie(graph, args.entity, session.user_id)
 
-    def _movie(self, graph: TracedGraph, text: str) -> ToolResult:
+    def _movie(self, graph: TracedGraph, text: str, user_id: int) -> ToolResult:
         movie = resolve_movie(graph, text)
-        params = {"movieId": movie.movie_id, "userId": self.session.user_id}
+        params = {"movieId": movie.movie_id, "userId": user_id}
         row = graph.read("info/movie", params)[0]
         tags = graph.read("info/movie_tags", {"movieId": movie.movie_id, "limit": TAGS})
         cast = sorted(row["cast"], key=lambda c: (c["order"] is None, c["order"], c["name"]))

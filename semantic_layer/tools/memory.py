@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import time
-from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from semantic_layer.resolve import resolve_movie
-from semantic_layer.tools.base import GraphTool
+from semantic_layer.session import Session
+from semantic_layer.tools.contract import Tool, writing_user
 from semantic_layer.tools.payloads import StoredRating
 from semantic_layer.tools.result import ToolResult
 from semantic_layer.tools.trace import TracedGraph
-from semantic_layer.users import new_user_id
 
 
 class MemoryInput(BaseModel):
@@ -27,26 +26,25 @@ class MemoryInput(BaseModel):
     )
 
 
-class Memory(GraphTool):
-    name: str = "memory"
-    description: str = (
+class Memory(Tool[MemoryInput]):
+    name = "memory"
+    description = (
         "Remember the user's rating of one movie (1 to 5 stars), for example when they say "
         "'I loved The Matrix' (5) or 'Heat was ok' (3). Rates exactly one movie: if the title "
         "is ambiguous it returns the candidates and stores nothing."
     )
-    args_schema: type[BaseModel] = MemoryInput
-    mode: Literal["read", "write"] = "write"
+    input_model = MemoryInput
+    mode = "write"
 
-    def execute(self, arguments: Any, graph: TracedGraph) -> ToolResult:
-        args: MemoryInput = arguments
-        self.session.require_writable()  # a MovieLens demo user: refused with a sentence
+    def execute(self, args: MemoryInput, graph: TracedGraph, session: Session) -> ToolResult:
+        session.require_writable()  # a MovieLens demo user: refused with a sentence
         movie = resolve_movie(graph, args.movie)
         rating = round(args.rating * 2) / 2  # MovieLens stores half stars
-        if self.session.is_guest:  # bound by the application, never by the model's arguments
-            self.session.bind(new_user_id(graph))
+        # from the session, never from the model's arguments; a guest gets an id now
+        user_id, new_user = writing_user(graph, session)
         rows = graph.write(
             "memory/rate",
-            {"userId": self.session.user_id, "movieId": movie.movie_id, "rating": rating,
+            {"userId": user_id, "movieId": movie.movie_id, "rating": rating,
              "timestamp": int(time.time())},
         )  # fmt: skip
         row = rows[0]
@@ -55,6 +53,7 @@ class Memory(GraphTool):
         note = f" (taking {args.movie!r} to mean {movie.label})" if movie.how == "fuzzy" else ""
         return ToolResult(
             tool=self.name,
+            new_user_id=new_user,
             kind="rating",
             message=f"Stored {rating:g}/5 for {movie.label}{change}{note}.",
             data=StoredRating(
@@ -63,6 +62,6 @@ class Memory(GraphTool):
                 year=movie.year,
                 rating=rating,
                 previous=previous,
-                user_id=self.session.user_id,
+                user_id=user_id,
             ),
         )

@@ -7,7 +7,8 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from semantic_layer.resolve import MovieRef, resolve_movie
-from semantic_layer.tools.base import GraphTool
+from semantic_layer.session import Session
+from semantic_layer.tools.contract import Tool
 from semantic_layer.tools.genre import Genre
 from semantic_layer.tools.payloads import Basis, Recommendation, Recommendations
 from semantic_layer.tools.result import ToolResult
@@ -34,9 +35,9 @@ class RecommenderInput(BaseModel):
     )
 
 
-class Recommender(GraphTool):
-    name: str = "recommender"
-    description: str = (
+class Recommender(Tool[RecommenderInput]):
+    name = "recommender"
+    description = (
         "Recommend movies. With `movie`: movies that viewers who rated it 4+ stars tend to "
         "rate 4+ too (collaborative filtering). With `genre` alone: the best-rated movies of "
         f"the genre (mean rating damped towards {PRIOR_MEAN} as if by {PRIOR_WEIGHT} extra ratings, at "
@@ -44,21 +45,22 @@ class Recommender(GraphTool):
         "neither: recommendations from the user's own 4+ ratings. Never returns a movie the "
         "user already rated; each result says why it was chosen."
     )
-    args_schema: type[BaseModel] = RecommenderInput
+    input_model = RecommenderInput
 
-    def execute(self, arguments: Any, graph: TracedGraph) -> ToolResult:
-        args: RecommenderInput = arguments
-        genre = args.genre.value if args.genre else None
+    def execute(self, args: RecommenderInput, graph: TracedGraph, session: Session) -> ToolResult:
+        genre, user = (args.genre.value if args.genre else None), session.user_id
         if args.movie is not None:
-            return self._by_movie(graph, resolve_movie(graph, args.movie), genre)
+            return self._by_movie(graph, resolve_movie(graph, args.movie), genre, user)
         if genre is not None:
-            return self._by_genre(graph, genre)
-        return self._for_user(graph)
+            return self._by_genre(graph, genre, user)
+        return self._for_user(graph, user)
 
-    def _by_movie(self, graph: TracedGraph, movie: MovieRef, genre: str | None) -> ToolResult:
+    def _by_movie(
+        self, graph: TracedGraph, movie: MovieRef, genre: str | None, user: int
+    ) -> ToolResult:
         rows = graph.read(
             "recommend/by_movie",
-            {"movieId": movie.movie_id, "userId": self.session.user_id, "genre": genre,
+            {"movieId": movie.movie_id, "userId": user, "genre": genre,
              "limit": LIMIT},
         )  # fmt: skip
         recs = [
@@ -90,10 +92,10 @@ class Recommender(GraphTool):
             message = f"{len(recs)} movies liked by viewers who liked {movie.label}."
         return _result(self.name, message, basis, recs)
 
-    def _by_genre(self, graph: TracedGraph, genre: str) -> ToolResult:
+    def _by_genre(self, graph: TracedGraph, genre: str, user: int) -> ToolResult:
         rows = graph.read(
             "recommend/by_genre",
-            {"genre": genre, "userId": self.session.user_id, "minRatings": MIN_RATINGS,
+            {"genre": genre, "userId": user, "minRatings": MIN_RATINGS,
              "priorMean": PRIOR_MEAN, "priorWeight": PRIOR_WEIGHT, "limit": LIMIT},
         )  # fmt: skip
         recs = [
@@ -107,10 +109,10 @@ class Recommender(GraphTool):
         )
         return _result(self.name, message, Basis(genre=genre), recs)
 
-    def _for_user(self, graph: TracedGraph) -> ToolResult:
+    def _for_user(self, graph: TracedGraph, user: int) -> ToolResult:
         rows = graph.read(
             "recommend/for_user",
-            {"userId": self.session.user_id, "genre": None, "seeds": SEEDS, "limit": LIMIT},
+            {"userId": user, "genre": None, "seeds": SEEDS, "limit": LIMIT},
         )
         recs = [
             _card(

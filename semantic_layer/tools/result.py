@@ -39,6 +39,8 @@ class ToolResult(BaseModel):
     data: Payload | None = None
     candidates: list[Candidate] = Field(default_factory=list)
     queries: list[QueryTrace] = Field(default_factory=list)
+    #: set when this call gave a guest a user id of their own: the front end switches to it
+    new_user_id: int | None = None
 
     def plain_data(self) -> Any:
         """`data` as plain dicts and lists, under the keys the model reads."""

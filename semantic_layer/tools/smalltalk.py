@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import BaseModel, Field
 
-from semantic_layer.tools.base import GraphTool
+from semantic_layer.session import Session
+from semantic_layer.tools.contract import Tool
 from semantic_layer.tools.payloads import SmalltalkReply
 from semantic_layer.tools.result import ToolResult
 from semantic_layer.tools.trace import TracedGraph
@@ -31,15 +30,15 @@ class SmalltalkInput(BaseModel):
     )
 
 
-class Smalltalk(GraphTool):
-    name: str = "smalltalk"
-    description: str = (
+class Smalltalk(Tool[SmalltalkInput]):
+    name = "smalltalk"
+    description = (
         "For greetings, thanks and chit-chat that is not about a particular movie or person: "
         "says what this assistant can do, to steer back to movies."
     )
-    args_schema: type[BaseModel] = SmalltalkInput
+    input_model = SmalltalkInput
 
-    def execute(self, arguments: Any, graph: TracedGraph) -> ToolResult:
+    def execute(self, args: SmalltalkInput, graph: TracedGraph, session: Session) -> ToolResult:
         return ToolResult(
             tool=self.name, kind="text", message=REPLY, data=SmalltalkReply(examples=EXAMPLES)
         )

@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from semantic_layer.errors import GraphUnavailableError
 from semantic_layer.graph import Graph, Row
 from semantic_layer.tools.result import QueryTrace
 
@@ -13,10 +14,16 @@ from semantic_layer.tools.result import QueryTrace
 class TracedGraph:
     """Runs named queries on `graph` (reads in a read transaction) and keeps a `QueryTrace` each."""
 
-    def __init__(self, graph: Graph, before_write: Callable[[], None] | None = None) -> None:
-        self.graph = graph
+    def __init__(self, graph: Graph | None, before_write: Callable[[], None] | None = None) -> None:
+        self._graph = graph
         self.queries: list[QueryTrace] = []
         self._before_write = before_write  # raises to refuse (a read-only session)
+
+    @property
+    def graph(self) -> Graph:
+        if self._graph is None:
+            raise GraphUnavailableError("This call has no graph to query; connect one first.")
+        return self._graph
 
     def fulltext_query(self, words: list[str], *, any_word: bool) -> str:
         return self.graph.fulltext_query(words, any_word=any_word)

@@ -7,10 +7,10 @@ from collections.abc import Iterator
 from enum import StrEnum
 from typing import Any, Literal
 
-from langchain_core.tools import BaseTool
 from pydantic import BaseModel, Field
 
 from agent.llm.base import LLM, LLMChunk, LLMRequest, LLMTransientError, TokenUsage
+from semantic_layer.tools.contract import Tool, ToolContext
 from semantic_layer.tools.result import Candidate, QueryTrace, ToolResult
 
 
@@ -73,13 +73,31 @@ class InformationInput(BaseModel):
     entity_type: Literal["movie", "person"] = "movie"
 
 
-class ScriptedTool(BaseTool):
-    """Returns queued `ToolResult`s (or a default one) and records its calls."""
+class NoInput(BaseModel):
+    pass
 
-    results: list[ToolResult] = Field(default_factory=list)
-    calls: list[dict[str, Any]] = Field(default_factory=list)
 
-    def _run(self, **kwargs: Any) -> ToolResult:
+class ScriptedTool(Tool[Any]):
+    """Returns queued `ToolResult`s (or a default one) and records its calls (and contexts)."""
+
+    def __init__(
+        self,
+        name: str,
+        description: str,
+        input_model: type[BaseModel] = NoInput,
+        results: list[ToolResult] | None = None,
+    ) -> None:
+        self.name, self.description, self.input_model = name, description, input_model
+        self.results: list[ToolResult] = list(results or [])
+        self.calls: list[dict[str, Any]] = []
+        self.contexts: list[ToolContext] = []
+
+    def run(self, arguments: Any, ctx: ToolContext) -> ToolResult:
+        self.contexts.append(ctx)
+        return super().run(arguments, ctx)
+
+    def execute(self, arguments: BaseModel, graph: Any, session: Any) -> ToolResult:
+        kwargs = dict(arguments)  # every field, defaults filled
         self.calls.append(kwargs)
         if self.results:
             return self.results.pop(0)
@@ -91,7 +109,7 @@ def recommender() -> ScriptedTool:
     return ScriptedTool(
         name="recommender",
         description="Recommends movies similar to a movie, or from a genre.",
-        args_schema=RecommenderInput,
+        input_model=RecommenderInput,
     )
 
 
@@ -99,7 +117,7 @@ def information() -> ScriptedTool:
     return ScriptedTool(
         name="information",
         description="Facts about a movie (year, genres, directors, cast) or a person's films.",
-        args_schema=InformationInput,
+        input_model=InformationInput,
     )
 
 
@@ -118,9 +136,10 @@ def casino_candidates() -> ToolResult:
     )
 
 
-class BrokenTool(BaseTool):
-    name: str = "broken"
-    description: str = "Always fails."
+class BrokenTool(Tool[NoInput]):
+    name = "broken"
+    description = "Always fails."
+    input_model = NoInput
 
-    def _run(self, **kwargs: Any) -> ToolResult:
+    def execute(self, arguments: NoInput, graph: Any, session: Any) -> ToolResult:
         raise RuntimeError("graph went away")

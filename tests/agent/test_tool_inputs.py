@@ -6,35 +6,13 @@ import re
 from typing import Any
 
 import pytest
-from langchain_core.tools import BaseTool
 from pydantic import BaseModel, Field
 
-from agent.grammar import resolved_args_schema, step_schema
-from semantic_layer.graph import Graph
-from semantic_layer.graph.queries import QueryLibrary
-from semantic_layer.session import Session
-from semantic_layer.tools import build_tools
+from agent.grammar import step_schema
+from semantic_layer.tools import Tool, build_tools
 from tests.agent.fakes import ScriptedTool
 
 USERISH = re.compile(r"user|uid", re.IGNORECASE)
-
-
-class _NoGraph(Graph):
-    """Building tools runs no query; any query here fails the test."""
-
-    backend = "falkordb"
-
-    def __init__(self) -> None:
-        super().__init__(QueryLibrary("falkordb"))
-
-    def _run(self, text: str, params: dict[str, Any], *, write: bool) -> list[dict[str, Any]]:
-        raise AssertionError(f"building tools ran a query: {text}")
-
-    def describe(self) -> str:
-        return "no graph"
-
-    def close(self) -> None:
-        pass
 
 
 def property_names(schema: Any) -> set[str]:
@@ -51,10 +29,10 @@ def property_names(schema: Any) -> set[str]:
     return names
 
 
-def user_fields(tools: list[BaseTool]) -> dict[str, set[str]]:
+def user_fields(tools: list[Tool[Any]]) -> dict[str, set[str]]:
     found: dict[str, set[str]] = {}
     for tool in tools:
-        names = property_names(resolved_args_schema(tool)) | set(tool.args)
+        names = property_names(tool.input_schema) | set(tool.input_model.model_fields)
         hits = {n for n in names if USERISH.search(n)}
         if hits:
             found[tool.name] = hits
@@ -62,18 +40,18 @@ def user_fields(tools: list[BaseTool]) -> dict[str, set[str]]:
 
 
 @pytest.fixture(scope="module")
-def real_tools() -> list[BaseTool]:
-    return build_tools(_NoGraph(), Session())
+def real_tools() -> list[Tool[Any]]:
+    return build_tools()
 
 
-def test_no_tool_input_names_a_user(real_tools: list[BaseTool]) -> None:
+def test_no_tool_input_names_a_user(real_tools: list[Tool[Any]]) -> None:
     names = {t.name for t in real_tools}
     assert {"recommender", "information", "memory", "smalltalk"} <= names
     assert len(names) > 4  # the declared tools from cypher/tools/ are checked too
     assert user_fields(real_tools) == {}
 
 
-def test_the_grammar_admits_no_user_either(real_tools: list[BaseTool]) -> None:
+def test_the_grammar_admits_no_user_either(real_tools: list[Tool[Any]]) -> None:
     schema = step_schema(real_tools)
     assert not {n for n in property_names(schema) if USERISH.search(n)}
 
@@ -83,5 +61,5 @@ def test_the_check_finds_a_user_field() -> None:
         movie: str
         user_id: int = Field(description="whose rating")
 
-    tool = ScriptedTool(name="sneaky", description="Stores for anyone.", args_schema=Sneaky)
+    tool = ScriptedTool(name="sneaky", description="Stores for anyone.", input_model=Sneaky)
     assert user_fields([tool]) == {"sneaky": {"user_id"}}

@@ -9,6 +9,7 @@ import pytest
 from evaluation.metrics import evaluate
 from evaluation.questions import Question
 from evaluation.runner import run_set
+from semantic_layer.tools import ToolContext
 from tests.agent.fakes import ScriptedLLM, information, recommender
 
 pytest.importorskip("langchain_classic")
@@ -32,7 +33,8 @@ def test_baseline_runs_and_its_parse_failures_are_measured(tiny_set: list[Questi
         "Casino is by Martin Scorsese.",  # prose again: the plain parser gives up
         "Final Answer: Hello!",
     )
-    outcomes = run_set(BaselineSubject(llm), tiny_set, lambda s: [recommender(), information()])
+    tools = [recommender(), information()]
+    outcomes = run_set(BaselineSubject(llm), tiny_set, tools, lambda s: ToolContext(session=s))
     assert [o.ending for o in outcomes] == [
         "answer",
         "answer",

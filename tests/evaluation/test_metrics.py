@@ -16,6 +16,7 @@ from evaluation.questions import Question, Rating
 from evaluation.report import build_report, write_report
 from evaluation.runner import AgentSubject, run_set, store_ratings
 from semantic_layer.session import Session
+from semantic_layer.tools import ToolContext
 from semantic_layer.user_policy import FIRST_EVAL_USER_ID
 from tests.agent.fakes import ScriptedLLM, ScriptedTool, call, final, information, recommender
 
@@ -39,11 +40,12 @@ def _run(questions: list[Question]) -> tuple[list[Outcome], ScriptedLLM, list[Se
     llm = ScriptedLLM(*SCRIPT)
     sessions: list[Session] = []
 
-    def tools_for(session: Session) -> list[Any]:
+    def context_for(session: Session) -> ToolContext:
         sessions.append(session)
-        return [recommender(), information()]
+        return ToolContext(session=session)
 
-    return run_set(AgentSubject(llm), questions, tools_for), llm, sessions
+    tools = [recommender(), information()]
+    return run_set(AgentSubject(llm), questions, tools, context_for), llm, sessions
 
 
 def test_exact_figures_on_a_scripted_run(tiny_set: list[Question]) -> None:
@@ -143,11 +145,11 @@ def test_fact_matching() -> None:
 
 
 def test_ratings_go_through_the_memory_tool() -> None:
-    memory = ScriptedTool(name="memory", description="Stores a rating.", args_schema=_RatingInput)
-    store_ratings([recommender(), memory], [Rating(movie="Heat", rating=5)])
+    memory = ScriptedTool(name="memory", description="Stores a rating.", input_model=_RatingInput)
+    store_ratings([recommender(), memory], [Rating(movie="Heat", rating=5)], ToolContext())
     assert memory.calls == [{"movie": "Heat", "rating": 5}]
     with pytest.raises(ValueError, match="no tool takes a movie and a rating"):
-        store_ratings([recommender()], [Rating(movie="Heat", rating=5)])
+        store_ratings([recommender()], [Rating(movie="Heat", rating=5)], ToolContext())
 
 
 from pydantic import BaseModel  # noqa: E402

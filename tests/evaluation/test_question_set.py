@@ -115,13 +115,13 @@ def test_expected_tools_exist(movie_graph: Any) -> None:
         build_tools = importlib.import_module("semantic_layer.tools").build_tools
     except (ImportError, AttributeError):
         pytest.skip("semantic_layer.tools.build_tools is not available yet")
-    tools = {t.name.casefold(): t for t in build_tools(movie_graph, _session())}
+    tools = {t.name.casefold(): t for t in build_tools()}
     names = set(tools)
     assert {t.casefold() for t in TOOLS} <= names
     for q in load_questions(SET).questions:
         for tool in q.expect.tool:
             if tool is not None:
-                assert set(q.expect.args) <= set(tools[tool].args), q.id
+                assert set(q.expect.args) <= set(tools[tool].input_model.model_fields), q.id
 
 
 def _holds(claim: dict[str, Any], data: dict[str, Any]) -> bool:
@@ -162,9 +162,3 @@ def _title_keys(title: str) -> set[str]:
 
 def _people(cell: str) -> set[str]:
     return {name.strip() for name in cell.split("|") if name.strip()}
-
-
-def _session() -> Any:
-    from semantic_layer.session import Session
-
-    return Session(user_id=0)

@@ -9,7 +9,7 @@ import pytest
 
 from mcp_server.catalog import call_result, definition
 from semantic_layer.session import Session
-from semantic_layer.tools import build_tools
+from tests.semantic_layer.bound import BoundTool, bound_tools
 
 CALLS = [
     ("information", {"entity": "Heat"}, "MovieCard"),
@@ -22,15 +22,15 @@ CALLS = [
 
 
 @pytest.fixture(scope="module")
-def tools(movie_graph: Any) -> dict[str, Any]:
-    return {t.name: t for t in build_tools(movie_graph, Session(user_id=1))}
+def tools(movie_graph: Any) -> dict[str, BoundTool]:
+    return bound_tools(movie_graph, Session(user_id=1))
 
 
 @pytest.mark.parametrize(("name", "arguments", "payload"), CALLS)
 def test_structured_content_validates_against_the_tools_output_schema(
-    tools: dict[str, Any], name: str, arguments: dict[str, Any], payload: str | None
+    tools: dict[str, BoundTool], name: str, arguments: dict[str, Any], payload: str | None
 ) -> None:
-    schema = definition(tools[name]).output_schema
+    schema = definition(tools[name].tool).output_schema
     assert schema is not None
     content = call_result(tools[name].invoke(arguments)).structured_content
     jsonschema.validate(content, schema)
@@ -39,8 +39,8 @@ def test_structured_content_validates_against_the_tools_output_schema(
         assert {"$ref": f"#/$defs/{payload}"} in schema["properties"]["data"]["anyOf"]
 
 
-def test_a_payload_of_another_tool_is_refused(tools: dict[str, Any]) -> None:
+def test_a_payload_of_another_tool_is_refused(tools: dict[str, BoundTool]) -> None:
     recommendations = call_result(tools["recommender"].invoke({"genre": "Comedy"}))
     content = recommendations.structured_content
     with pytest.raises(jsonschema.ValidationError):
-        jsonschema.validate(content, definition(tools["information"]).output_schema)
+        jsonschema.validate(content, definition(tools["information"].tool).output_schema)

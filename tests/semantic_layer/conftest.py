@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from semantic_layer.session import Session
-from semantic_layer.tools import build_tools
+from tests.semantic_layer.bound import bound_tools
 from tests.semantic_layer.collaborative import (
     LIKE,
     Ratings,
@@ -73,7 +73,7 @@ def csv_co_likes(csv_ratings: Ratings) -> dict[int, Counter[int]]:
 @pytest.fixture
 def tools(tools_graph: Any) -> dict[str, Any]:
     """The tools over the shared graph for an existing MovieLens user (1), read-only use."""
-    return {t.name: t for t in build_tools(tools_graph, Session(user_id=1))}
+    return bound_tools(tools_graph, Session(user_id=1))
 
 
 @pytest.fixture

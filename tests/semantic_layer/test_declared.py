@@ -6,12 +6,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic import ValidationError
 
-from semantic_layer.errors import GraphQueryError, ToolDeclarationError
+from semantic_layer.errors import GraphQueryError, ToolArgumentsError, ToolDeclarationError
 from semantic_layer.session import Session
 from semantic_layer.tools import build_tools
 from semantic_layer.tools.header import parse_tool_file
+from tests.semantic_layer.bound import bound_tools
 
 GOOD = """\
 // ---
@@ -35,17 +35,17 @@ def _write(folder: Path, text: str, name: str = "tool.cypher") -> Path:
 
 def test_a_file_becomes_a_validated_tool(tools_graph: Any, tmp_path: Path) -> None:
     _write(tmp_path, GOOD)
-    tools = {t.name: t for t in build_tools(tools_graph, Session(), folders=[tmp_path])}
+    tools = bound_tools(tools_graph, Session(), folders=[tmp_path])
     tool = tools["films_in_year"]
-    schema = tool.tool_call_schema.model_json_schema()
+    schema = tool.input_schema
     assert schema["required"] == ["year", "genre"]
     assert schema["properties"]["limit"]["default"] == 3
     result = tool.invoke({"year": 1999, "genre": "sci-fi"})
     assert result.ok and result.data[0]["title"] == "The Matrix" and len(result.data) == 3
     assert result.queries[0].mode == "read"
-    with pytest.raises(ValidationError):
+    with pytest.raises(ToolArgumentsError):
         tool.invoke({"year": 1800, "genre": "Drama"})
-    with pytest.raises(ValidationError):
+    with pytest.raises(ToolArgumentsError):
         tool.invoke({"year": 1999, "genre": "Drama", "limit": 3, "extra": 1})
 
 
@@ -65,11 +65,7 @@ def test_declared_tools_are_read_only_unless_they_say_write(
     tools_graph: Any, tmp_path: Path
 ) -> None:
     _write(tmp_path, GOOD.replace("RETURN m.title", "SET m.hacked = true RETURN m.title"))
-    tool = next(
-        t
-        for t in build_tools(tools_graph, Session(), folders=[tmp_path])
-        if t.name == "films_in_year"
-    )
+    tool = bound_tools(tools_graph, Session(), folders=[tmp_path])["films_in_year"]
     result = tool.invoke({"year": 1999, "genre": "Drama"})
     assert not result.ok and result.kind == "error" and "rejected" in result.message
     with pytest.raises(GraphQueryError):  # the read transaction itself refuses
@@ -129,4 +125,4 @@ def test_malformed_headers_name_the_file_and_line(
 def test_a_declared_tool_cannot_take_a_built_in_name(tools_graph: Any, tmp_path: Path) -> None:
     _write(tmp_path, GOOD.replace("films_in_year", "memory"))
     with pytest.raises(ToolDeclarationError, match="already exists"):
-        build_tools(tools_graph, Session(), folders=[tmp_path])
+        build_tools(folders=[tmp_path])

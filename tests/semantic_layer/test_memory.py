@@ -5,16 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from pydantic import ValidationError
 
+from semantic_layer.errors import ToolArgumentsError
 from semantic_layer.graph_stats import graph_stats
 from semantic_layer.session import Session
-from semantic_layer.tools import build_tools
 from semantic_layer.users import FIRST_APP_USER_ID, forget_rating, user_ratings
+from tests.semantic_layer.bound import bound_tools
 
 
 def _memory(graph: Any, session: Session) -> Any:
-    return next(t for t in build_tools(graph, session) if t.name == "memory")
+    return bound_tools(graph, session)["memory"]
 
 
 def _per_user(graph: Any) -> dict[int, tuple[int, float]]:
@@ -35,17 +35,17 @@ def test_a_rating_changes_only_the_session_user(writable: Any) -> None:
 
 def test_toy_story_rates_toy_story_only(writable: Any) -> None:
     session = Session()
-    _memory(writable, session).invoke({"movie": "Toy Story", "rating": 5})
-    assert [r["movieId"] for r in user_ratings(writable, session.user_id)] == [1]
+    result = _memory(writable, session).invoke({"movie": "Toy Story", "rating": 5})
+    assert result.new_user_id is not None and session.is_guest  # reported, not bound
+    assert [r["movieId"] for r in user_ratings(writable, result.new_user_id)] == [1]
 
 
 def test_a_guest_gets_a_fresh_id_that_no_movielens_user_has(writable: Any) -> None:
-    first, second = Session(), Session()
-    _memory(writable, first).invoke({"movie": "Heat", "rating": 3})
-    _memory(writable, second).invoke({"movie": "Heat", "rating": 2})
-    assert first.user_id == FIRST_APP_USER_ID and second.user_id == FIRST_APP_USER_ID + 1
-    assert user_ratings(writable, first.user_id)[0]["rating"] == 3
-    assert user_ratings(writable, second.user_id)[0]["rating"] == 2
+    first = _memory(writable, Session()).invoke({"movie": "Heat", "rating": 3}).new_user_id
+    second = _memory(writable, Session()).invoke({"movie": "Heat", "rating": 2}).new_user_id
+    assert first == FIRST_APP_USER_ID and second == FIRST_APP_USER_ID + 1
+    assert user_ratings(writable, first)[0]["rating"] == 3
+    assert user_ratings(writable, second)[0]["rating"] == 2
 
 
 def test_ambiguous_title_stores_nothing(writable: Any) -> None:
@@ -53,7 +53,7 @@ def test_ambiguous_title_stores_nothing(writable: Any) -> None:
     session = Session()
     result = _memory(writable, session).invoke({"movie": "Casino Royale", "rating": 5})
     assert not result.ok and result.kind == "candidates" and len(result.candidates) == 2
-    assert graph_stats(writable) == before and session.is_guest
+    assert graph_stats(writable) == before and result.new_user_id is None
 
 
 def test_rating_again_replaces_and_forget_removes(writable: Any) -> None:
@@ -68,12 +68,12 @@ def test_rating_again_replaces_and_forget_removes(writable: Any) -> None:
 
 @pytest.mark.parametrize("rating", [0, 5.5, -1, "great"])
 def test_ratings_outside_1_to_5_are_refused(tools_graph: Any, rating: Any) -> None:
-    with pytest.raises(ValidationError):
+    with pytest.raises(ToolArgumentsError):
         _memory(tools_graph, Session(user_id=1)).invoke({"movie": "Heat", "rating": rating})
 
 
 def test_the_user_cannot_come_from_the_arguments(tools_graph: Any) -> None:
-    schema = _memory(tools_graph, Session(user_id=1)).tool_call_schema.model_json_schema()
+    schema = _memory(tools_graph, Session(user_id=1)).input_schema
     assert set(schema["properties"]) == {"movie", "rating"}
 
 

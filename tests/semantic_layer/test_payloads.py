@@ -11,7 +11,7 @@ from pydantic import BaseModel
 
 from agent.observation import fit_observation
 from semantic_layer.session import Session
-from semantic_layer.tools import ToolResult, build_tools
+from semantic_layer.tools import ToolResult
 from semantic_layer.tools.payloads import (
     MovieCard,
     PersonCard,
@@ -20,6 +20,7 @@ from semantic_layer.tools.payloads import (
     SmalltalkReply,
     StoredRating,
 )
+from tests.semantic_layer.bound import bound_tools
 
 GOLDEN = Path(__file__).with_name("observations.json")
 
@@ -55,8 +56,7 @@ def _call(
         graph, session = request.getfixturevalue("writable"), Session()
     else:
         graph, session = request.getfixturevalue("tools_graph"), Session(user_id=user)
-    tools = {t.name: t for t in build_tools(graph, session)}
-    return tools[tool].invoke(arguments)
+    return bound_tools(graph, session)[tool].invoke(arguments)
 
 
 @pytest.fixture(scope="module")

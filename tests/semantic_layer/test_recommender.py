@@ -7,13 +7,13 @@ from typing import Any
 import pytest
 
 from semantic_layer.session import Session
-from semantic_layer.tools import build_tools
+from tests.semantic_layer.bound import bound_tools
 
 FORREST_GUMP, HEAT = 356, 6
 
 
 def _recommender(graph: Any, user_id: int) -> Any:
-    return next(t for t in build_tools(graph, Session(user_id=user_id)) if t.name == "recommender")
+    return bound_tools(graph, Session(user_id=user_id))["recommender"]
 
 
 def _edges(graph: Any, movie_id: int) -> list[dict[str, Any]]:
@@ -97,9 +97,9 @@ def test_a_guest_without_ratings_is_told_what_to_do(tools_graph: Any) -> None:
 
 
 def test_unknown_genre_lists_the_valid_ones(tools_graph: Any) -> None:
-    from pydantic import ValidationError
+    from semantic_layer.errors import ToolArgumentsError
 
-    with pytest.raises(ValidationError, match="Film-Noir"):
+    with pytest.raises(ToolArgumentsError, match="Film-Noir"):
         _recommender(tools_graph, 0).invoke({"genre": "Bollywood"})
 
 

@@ -26,10 +26,10 @@ HOSTILE = [
 @pytest.mark.parametrize("text", HOSTILE)
 def test_hostile_input_to_every_tool_leaves_every_count_unchanged(writable: Any, text: str) -> None:
     from semantic_layer.session import Session
-    from semantic_layer.tools import build_tools
+    from tests.semantic_layer.bound import bound_tools
 
     before = graph_stats(writable)
-    tools = {t.name: t for t in build_tools(writable, Session(user_id=1))}
+    tools = bound_tools(writable, Session(user_id=1))
     calls = [
         ("information", {"entity": text}),
         ("information", {"entity": text, "entity_type": "person"}),

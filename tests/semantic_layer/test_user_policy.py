@@ -9,6 +9,7 @@ import pytest
 
 from semantic_layer.errors import ReadOnlySessionError, UserIdError
 from semantic_layer.session import Session
+from semantic_layer.tools import ToolContext
 from semantic_layer.tools.memory import Memory
 from semantic_layer.user_policy import (
     FIRST_EVAL_USER_ID,
@@ -66,7 +67,7 @@ def test_a_movielens_user_is_a_read_only_demo_unless_admin(writable: Any) -> Non
     before = count_ratings(writable, 1)
     demo = session_for(writable, 1)
     assert demo.read_only
-    result = Memory(graph=writable, session=demo).invoke({"movie": "Heat", "rating": 1})
+    result = Memory().run({"movie": "Heat", "rating": 1}, ToolContext(writable, demo))
     assert not result.ok
     assert "read-only demo" in result.message and "MovieLens user 1" in result.message
     assert all(q.mode == "read" for q in result.queries)  # nothing was even attempted
@@ -75,7 +76,7 @@ def test_a_movielens_user_is_a_read_only_demo_unless_admin(writable: Any) -> Non
     assert count_ratings(writable, 1) == before
 
     admin = session_for(writable, 1, admin=True)
-    assert Memory(graph=writable, session=admin).invoke({"movie": "Heat", "rating": 1}).ok
+    assert Memory().run({"movie": "Heat", "rating": 1}, ToolContext(writable, admin)).ok
 
 
 def test_a_movielens_id_without_ratings_is_refused(writable: Any) -> None:

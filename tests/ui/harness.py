@@ -10,11 +10,9 @@ import os
 from typing import TYPE_CHECKING, Any
 
 import streamlit as st
-from langchain_core.tools import BaseTool
 
 from agent.llm.base import LLM
 from semantic_layer.graph import Graph
-from semantic_layer.session import Session
 from semantic_layer.tools.memory import Memory
 from semantic_layer.tools.payloads import Basis, MovieCard, Recommendation, Recommendations
 from semantic_layer.tools.result import QueryTrace, ToolResult
@@ -41,15 +39,12 @@ def services() -> Services:
 def scripted(graph: Graph, llm: LLM, tools: list[ScriptedTool]) -> Services:
     """Services over `graph`: the scripted `tools` plus the real Memory tool."""
 
-    def make_tools(g: Graph, session: Session) -> list[BaseTool]:
-        return [*tools, Memory(graph=g, session=session)]
-
     return Services(
         graph=graph,
         llm=llm,
         graph_label=graph.describe(),
         llm_label=llm.describe(),
-        make_tools=make_tools,
+        tools=[*tools, Memory()],
     )
 
 

@@ -7,16 +7,16 @@ from typing import Any
 from streamlit.testing.v1 import AppTest
 
 from semantic_layer.session import Session
-from semantic_layer.tools import build_tools
 from semantic_layer.tools.payloads import MovieCard, PersonCard, Recommendations
 from tests.agent.fakes import ScriptedLLM, call, final, information, recommender
+from tests.semantic_layer.bound import bound_tools
 from tests.ui import harness
 
 
 def test_movie_person_and_recommendation_cards_from_real_results(
     app: AppTest, movie_graph: Any, writable_graph: Any
 ) -> None:
-    real = {t.name: t for t in build_tools(movie_graph, Session(user_id=1))}
+    real = bound_tools(movie_graph, Session(user_id=1))
     heat = real["information"].invoke({"entity": "Heat"})
     mann = real["information"].invoke({"entity": "Michael Mann", "entity_type": "person"})
     like_heat = real["recommender"].invoke({"movie": "Heat"})
