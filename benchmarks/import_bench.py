@@ -55,7 +55,13 @@ def run_one(
 
     with tempfile.TemporaryDirectory(prefix="movieagent-bench-") as scratch:
         data_dir = str(keep) if keep else scratch
-        settings = GraphSettings.from_env({"MOVIEAGENT_DATA_DIR": data_dir})
+        timeout = os.environ.get("MOVIEAGENT_QUERY_TIMEOUT_MS")  # counting 25M edges under load
+        settings = GraphSettings.from_env(
+            {
+                "MOVIEAGENT_DATA_DIR": data_dir,
+                **({"MOVIEAGENT_QUERY_TIMEOUT_MS": timeout} if timeout else {}),
+            }
+        )
         started = time.perf_counter()
         with connect(settings) as graph:
             connected = time.perf_counter()
