@@ -43,15 +43,25 @@ def generated_release(ratings: int, seed: int = 7) -> Path:
     return out
 
 
-def run_one(release: Path, enrich: Path | None, bulk: bool | None) -> dict[str, Any]:
-    """Import into a new data directory in this process; return times and peak memory."""
+def run_one(
+    release: Path, enrich: Path | None, bulk: bool | None, keep: Path | None = None
+) -> dict[str, Any]:
+    """Import into a new data directory in this process (`keep`: this one, left in place for
+    other benchmarks); return times and peak memory."""
     from data_import.importer import ImportOptions, import_release
     from semantic_layer.graph import connect
     from semantic_layer.graph_stats import graph_stats
     from semantic_layer.settings import GraphSettings
 
-    with tempfile.TemporaryDirectory(prefix="movieagent-bench-") as data_dir:
-        settings = GraphSettings.from_env({"MOVIEAGENT_DATA_DIR": data_dir})
+    with tempfile.TemporaryDirectory(prefix="movieagent-bench-") as scratch:
+        data_dir = str(keep) if keep else scratch
+        timeout = os.environ.get("MOVIEAGENT_QUERY_TIMEOUT_MS")  # counting 25M edges under load
+        settings = GraphSettings.from_env(
+            {
+                "MOVIEAGENT_DATA_DIR": data_dir,
+                **({"MOVIEAGENT_QUERY_TIMEOUT_MS": timeout} if timeout else {}),
+            }
+        )
         started = time.perf_counter()
         with connect(settings) as graph:
             connected = time.perf_counter()
@@ -124,12 +134,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--merge", action="store_true",
                         help="also time ml-latest-small on the batched MERGE path")  # fmt: skip
     parser.add_argument("--json", type=Path, help="also write the results to this JSON file")
+    parser.add_argument("--keep", type=Path, metavar="DIR",
+                        help="import the generated release into this new data directory and "
+                        "leave it there (e.g. for tool_latency --data-dir)")  # fmt: skip
     parser.add_argument("--one", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one:
         case = json.loads(args.one)
         enrich_path = Path(case["enrich"]) if case["enrich"] else None
-        print(json.dumps(run_one(Path(case["release"]), enrich_path, case["bulk"])))
+        keep = Path(case["keep"]) if case.get("keep") else None
+        print(json.dumps(run_one(Path(case["release"]), enrich_path, case["bulk"], keep)))
         return
 
     cases: dict[str, dict[str, Any]] = {}
@@ -144,8 +158,9 @@ def main(argv: list[str] | None = None) -> None:
         print(f"ml-latest-small not found at {ML_SMALL}: skipped", file=sys.stderr)
     if args.generated:
         release = generated_release(args.generated)
-        cases[f"generated, {args.generated:,} ratings"] = {"release": str(release),
-                                                           "enrich": None, "bulk": None}  # fmt: skip
+        cases[f"generated, {args.generated:,} ratings"] = {
+            "release": str(release), "enrich": None, "bulk": None,
+            "keep": str(args.keep) if args.keep else None}  # fmt: skip
     results = {}
     for name, case in cases.items():
         results[name] = _in_subprocess(case)

@@ -2,6 +2,7 @@
 
     python -m benchmarks.rec_quality                       # ml-latest-small (part of make bench)
     python -m benchmarks.rec_quality --source DIR --json out.json --plot out.png
+    python -m benchmarks.rec_quality --test-share 0.1     # a second split, to check a choice
 
 The protocol is in `rec_protocol` (temporal split per user, top-10 metrics). The train split is
 written as a MovieLens-shaped directory and imported by our own import into a new temporary data
@@ -29,7 +30,7 @@ from typing import Any
 
 from benchmarks import rec_reference
 from benchmarks.import_bench import ML_SMALL, REPO
-from benchmarks.rec_protocol import Split, metrics, temporal_split, write_release
+from benchmarks.rec_protocol import TEST_SHARE, Split, metrics, temporal_split, write_release
 from data_import import readers
 from data_import.importer import ImportOptions, import_release
 from data_import.problems import Problems
@@ -81,9 +82,9 @@ def _percentiles(timings: list[float]) -> dict[str, float]:
     }
 
 
-def evaluate(source: Path) -> dict[str, Any]:
+def evaluate(source: Path, test_share: float = TEST_SHARE) -> dict[str, Any]:
     problems = Problems()
-    split = temporal_split(read_ratings(source / "ratings.csv", problems))
+    split = temporal_split(read_ratings(source / "ratings.csv", problems), test_share)
     catalogue = sum(1 for _ in readers.read_rows(source / "movies.csv", readers.MOVIES, problems))
     print(f"{len(split.users)} users evaluated, {catalogue:,} movies", file=sys.stderr)
     with tempfile.TemporaryDirectory(prefix="movieagent-recq-") as tmp:
@@ -108,6 +109,7 @@ def evaluate(source: Path) -> dict[str, Any]:
                         for name, lists in methods.items()}  # fmt: skip
     return {
         "source": str(source),
+        "test_share": test_share,
         "users": len(split.users),
         "catalogue": catalogue,
         "import_s": imported,
@@ -125,7 +127,8 @@ def _labels(graph: Graph, split: Split) -> dict[int, str]:
 
 def print_table(result: dict[str, Any]) -> None:
     for case, table in result["metrics"].items():
-        print(f"\n{case} ({result['users']} users, top 10 without train-rated movies)")
+        print(f"\n{case} ({result['users']} users, last {result['test_share']:.0%} of each "
+              "user's ratings held out, top 10 without train-rated movies)")  # fmt: skip
         head = f"{'method':36} {'nDCG@10':>8} {'Recall@10':>10} {'HR@10':>6} {'coverage':>9}"
         print(head + "\n" + "-" * len(head))
         for name, m in table.items():
@@ -161,11 +164,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any] | None:
     parser.add_argument("--source", type=Path, default=ML_SMALL, help="a MovieLens release")
     parser.add_argument("--json", type=Path, default=RESULTS, help=f"default {RESULTS}")
     parser.add_argument("--plot", type=Path, help="bar chart (default: beside the JSON)")
+    parser.add_argument("--test-share", type=float, default=TEST_SHARE,
+                        help=f"share of each user's latest ratings held out (default {TEST_SHARE}; "
+                        "another value checks a second split)")  # fmt: skip
     args = parser.parse_args(argv)
     if not (args.source / "ratings.csv").is_file():
         print(f"no ratings.csv in {args.source}: skipped", file=sys.stderr)
         return None
-    result = evaluate(args.source)
+    result = evaluate(args.source, args.test_share)
     print_table(result)
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(result, indent=2))

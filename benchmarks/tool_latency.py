@@ -9,7 +9,9 @@ Without `--data-dir`/`--graph`, each release is imported (`movieagent import`, i
 process) into a new temporary data directory that is removed afterwards; a generated release
 is written once and cached in `$MOVIEAGENT_BENCH_DIR` (see `import_bench.py`). Inputs are
 chosen for the worst case as well as the typical one: the most rated movies (largest
-collaborative neighbourhoods), every n-th movie, prolific directors, the heaviest raters.
+collaborative neighbourhoods), every n-th movie, prolific directors, every n-th user and,
+apart, the 10 heaviest raters (`recommender(heavy user)`: the most seeds to choose from and the
+most rated movies to leave out).
 Only read tools are measured; Memory writes are left out so the graph is not changed. A case
 with no inputs in the graph (people on a generated release, which has no enrichment file) is
 skipped with the reason printed.
@@ -60,6 +62,7 @@ def workload(graph: Graph) -> tuple[dict[str, Calls], dict[str, str]]:
     people = graph.read("bench/person_count")[0]["people"]
     directors = [r["name"] for r in graph.read("bench/directors", {"limit": SAMPLE})]
     users = [r["userId"] for r in graph.read("bench/heavy_users", {"limit": SAMPLE // 4})]
+    sampled = [r["userId"] for r in graph.read("bench/sample_users", {"step": 7, "limit": SAMPLE})]
     genres = ["Drama", "Comedy", "Action", "Thriller", "Film-Noir", "Sci-Fi", "Horror", "War"]
     guest = GUEST_USER_ID
     heavy = users[0] if users else guest
@@ -69,7 +72,8 @@ def workload(graph: Graph) -> tuple[dict[str, Calls], dict[str, str]]:
         "recommender(movie, genre)": [
             (heavy, {"movie": m, "genre": genres[i % len(genres)]}) for i, m in enumerate(movies)
         ],
-        "recommender(user)": [(u, {}) for u in users],
+        "recommender(user)": [(u, {}) for u in sampled],
+        "recommender(heavy user)": [(u, {}) for u in users],
         "information(movie)": [(heavy, {"entity": m}) for m in movies],
         "information(person)": [(guest, {"entity": d, "entity_type": "person"}) for d in directors],
         "information(misspelled)": [(guest, {"entity": m[:-8] + "x"}) for m in popular],

@@ -8,9 +8,11 @@ The contract the semantic layer reads:
   source adds to the target (an item-item weight, see `item_weights`; negative: liking the
   source counts against the target); `score` is that weight damped by the target's popularity,
   what personal recommendations add up; `support` is the number of distinct users who liked
-  (rated >= 4.0) both movies. Each movie keeps the `TOP_K` others with the largest |weight|,
-  ranked 1..TOP_K by weight (desc), then the other's ratingAvg (desc), then its movieId (asc):
-  the order of recommendations by movie.
+  (rated >= 4.0) both movies. Each movie keeps the `TOP_K` others with the largest |weight|
+  and the `BY_MOVIE_K` most liked together with it (support plus a popularity prior, see
+  `item_weights.by_movie_prior`), ranked 1..n by `item_weights.by_movie` (desc), then weight
+  (desc), then the other's ratingAvg (desc), then its movieId (asc): the order of
+  recommendations by movie.
 
 Support is the co-occurrence matrix `L^T L` of the users x movies like matrix `L`, computed with
 scipy in blocks of source movies so that memory stays bounded whatever the release size. The
@@ -37,7 +39,8 @@ from data_import import item_weights
 from data_import.rating_arrays import RatingArrays
 
 LIKE = 4.0
-TOP_K = 75
+TOP_K = 60  # neighbours by |weight|: what personal recommendations add up ...
+BY_MOVIE_K = 30  # ... and by support: what recommendations by movie need besides
 MAX_LIKES_PER_USER = 2_000
 BLOCK_CELLS = 1 << 23  # support values held at once per block (32 MiB as int32)
 
@@ -86,6 +89,7 @@ class Derived:
         return {
             "similar_edges": len(self.similar),
             "top_k": TOP_K,
+            "by_movie_k": BY_MOVIE_K,
             "ease_movies": self.ease_movies,
             "cosine_movies": self.cosine_movies,
             "max_likes_per_user": self.max_likes_per_user,
@@ -96,7 +100,8 @@ class Derived:
 
     def note(self) -> str:
         text = (
-            f"derived data: {len(self.similar):,} SIMILAR edges (top {TOP_K} per movie; EASE "
+            f"derived data: {len(self.similar):,} SIMILAR edges (per movie the top {TOP_K} by "
+            f"weight and the {BY_MOVIE_K} most liked with it; EASE "
             f"weights for {self.ease_movies:,} movies, cosine for {self.cosine_movies:,})"
         )
         if self.capped_users:
@@ -137,6 +142,7 @@ def derive(
     ratings: RatingArrays,
     movie_ids: np.ndarray,
     top_k: int = TOP_K,
+    by_movie_k: int = BY_MOVIE_K,
     max_likes_per_user: int = MAX_LIKES_PER_USER,
     block_cells: int = BLOCK_CELLS,
     ease_max_items: int = item_weights.EASE_MAX_ITEMS,
@@ -164,7 +170,7 @@ def derive(
     )
     preference = _tie_preference(stats.rating_avg[active], stats.movie_ids[active])
     source, target, weight, score, support, rank = _neighbours(
-        likes, preference, top_k, block_cells, ease_max_items, lam, damping
+        likes, preference, (top_k, by_movie_k), block_cells, ease_max_items, lam, damping
     )
     ids = stats.movie_ids[active]
     similar = Similar(ids[source], ids[target], weight, score, support, rank)
@@ -176,23 +182,28 @@ def derive(
 def _neighbours(
     likes: _Likes,
     preference: np.ndarray,
-    top_k: int,
+    top_k: tuple[int, int],
     block_cells: int,
     ease_max_items: int,
     lam: float,
     damping: float,
 ) -> tuple[np.ndarray, ...]:
-    """(source, target, score, support, rank) over active movie indexes, by blocks of sources.
+    """(source, target, weight, score, support, rank) over active movie indexes, by blocks of
+    sources.
 
     EASE rows for the head (the most liked movies); cosine rows for the others, rescaled so that
-    their mean strongest weight equals that of the EASE rows (both measured on the head).
+    their mean strongest weight equals that of the EASE rows (both measured on the head). Each
+    movie keeps the targets with the largest |weight| and those most often liked with it;
+    `rank` orders them for recommendations by movie (`item_weights.by_movie`).
     """
-    n = len(likes.count)
+    n, users = len(likes.count), likes.binary.shape[0]
     head = np.sort(np.argsort(-likes.count, kind="stable")[:ease_max_items])
     in_head = np.full(n, -1)
     in_head[head] = np.arange(len(head))
     b = item_weights.ease(likes.weighted[:, head], lam) if len(head) else np.empty((0, 0))
     damp = item_weights.damping(likes.count, damping)
+    prior = item_weights.by_movie_prior(likes.count, users)
+    prior32 = prior.astype(np.float32)
     by_movie = likes.binary.T.tocsr()
     size = max(1, block_cells // max(n, 1))
     parts, strongest = [], np.zeros(2)  # sums over head rows of the top |EASE| and |cosine|
@@ -209,49 +220,46 @@ def _neighbours(
             ease_rows[:, head] = b[rows[is_head]]
             weight[is_head] = ease_rows
             strongest[0] += np.abs(ease_rows).max(axis=1).sum()
-        parts.append((*_top(weight, damp, support, start, preference, top_k), ~is_head))
-    scale = strongest[0] / strongest[1] if strongest.all() else 1.0
-    source, target, weight, score, support, rank = (
-        np.concatenate([p[i] for p in parts]) if parts else np.empty(0) for i in range(6)
+        together = support.astype(np.float32)  # float32 and in place: 25M blocks are large
+        np.add(together, prior32, out=together, where=support > 0)
+        picked = _strongest(np.abs(weight), top_k[0], preference)
+        picked |= _strongest(together, top_k[1], preference)
+        del together
+        row, target = np.nonzero(picked)
+        parts.append((row + start, target, weight[row, target], support[row, target],
+                      ~is_head[row]))  # fmt: skip
+    source, target, weight, support, tail = (
+        np.concatenate([p[i] for p in parts]) if parts else np.empty(0) for i in range(5)
     )
-    source = source.astype(np.int64)
-    if parts:
-        tail = np.concatenate([p[6] for p in parts])[source]
-        weight, score = np.where(tail, weight * scale, weight), np.where(tail, score * scale, score)
-    return (source, target.astype(np.int64), weight, score, support.astype(np.int64),
+    source, target = source.astype(np.int64), target.astype(np.int64)
+    weight = weight.astype(np.float64)
+    if strongest.all():
+        weight = np.where(tail, weight * (strongest[0] / strongest[1]), weight)
+    key = item_weights.by_movie(support, likes.count[source], prior[target], weight)
+    order = np.lexsort((-preference[target], -weight, -key, source))
+    source, target, weight, support = source[order], target[order], weight[order], support[order]
+    rank = _position(source, n) + 1
+    return (source, target, weight, weight * damp[target], support.astype(np.int64),
             rank.astype(np.int64))  # fmt: skip
 
 
-def _top(
-    weight: np.ndarray,
-    damp: np.ndarray,
-    support: np.ndarray,
-    start: int,
-    preference: np.ndarray,
-    top_k: int,
-) -> tuple[np.ndarray, ...]:
-    """Per row of a block, the `top_k` targets with the largest |weight| (never 0), ranked by
-    weight (desc) then preference; as (source, target, weight, score, support, rank) arrays,
-    where score is the weight times the target's damping factor."""
-    rows, n = weight.shape
-    strength = np.abs(weight)
-    if top_k < n:
-        threshold = np.partition(strength, n - top_k, axis=1)[:, n - top_k]
-        candidate = (strength >= threshold[:, None]) & (strength > 0)
+def _strongest(key: np.ndarray, k: int, preference: np.ndarray) -> np.ndarray:
+    """A mask of each row's `k` largest entries of `key` (never 0; ties: preferred first)."""
+    rows, n = key.shape
+    mask = np.zeros(key.shape, bool)
+    if k <= 0:
+        return mask
+    if k < n:
+        threshold = np.partition(key, n - k, axis=1)[:, n - k]
+        candidate = (key >= threshold[:, None]) & (key > 0)
     else:
-        candidate = strength > 0
+        candidate = key > 0
     row, target = np.nonzero(candidate)
-    # the strongest top_k per row (ties: preferred movie first) ...
-    order = np.lexsort((-preference[target], -strength[row, target], row))
+    order = np.lexsort((-preference[target], -key[row, target], row))
     row, target = row[order], target[order]
-    keep = _position(row, rows) < top_k
-    row, target = row[keep], target[keep]
-    # ... ranked by signed weight
-    value = weight[row, target].astype(np.float64)
-    order = np.lexsort((-preference[target], -value, row))
-    row, target, value = row[order], target[order], value[order]
-    rank = _position(row, rows) + 1
-    return row + start, target, value, value * damp[target], support[row, target], rank
+    keep = _position(row, rows) < k
+    mask[row[keep], target[keep]] = True
+    return mask
 
 
 def _position(row: np.ndarray, rows: int) -> np.ndarray:

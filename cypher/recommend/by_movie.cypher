@@ -1,11 +1,11 @@
-// Collaborative filtering by movie: its precomputed SIMILAR neighbours with a positive weight
-// (what liking it adds to each, see data_import/item_weights.py), in rank order; never the
-// movie itself, minus what the session user rated; optional genre. `support`: viewers who
-// rated both >= 4.
+// Collaborative filtering by movie: its precomputed SIMILAR neighbours in rank order (the share
+// of the movie's fans who liked each, smoothed, plus what liking the movie adds to it: see
+// item_weights.by_movie in data_import/); never the movie itself, minus what the session user
+// rated; optional genre. `support`: viewers who rated both >= 4.
 OPTIONAL MATCH (u:User {userId: $userId})
 WITH u
 MATCH (m:Movie {movieId: $movieId})-[s:SIMILAR]->(o:Movie)
-WHERE o <> m AND s.weight > 0
+WHERE o <> m
   AND (u IS NULL OR NOT (u)-[:RATED]->(o))
   AND ($genre IS NULL OR (o)-[:IN_GENRE]->(:Genre {name: $genre}))
 RETURN o.movieId AS movieId, o.title AS title, o.year AS year,

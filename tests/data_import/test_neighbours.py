@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from data_import.importer import ImportOptions, import_release
-from data_import.neighbours import TOP_K, derive
+from data_import.neighbours import BY_MOVIE_K, TOP_K, derive
 from data_import.rating_arrays import RatingArrays
 from semantic_layer.graph_stats import graph_stats
 
@@ -44,26 +44,46 @@ def co_likes(ratings_csv: Path, movie: int) -> dict[int, int]:
 
 
 @pytest.mark.parametrize("movie", [TOY_STORY, MATRIX, HEAT, RARE])
-def test_similar_edges_are_ranked_by_score_with_true_support(
+def test_similar_edges_are_ranked_for_by_movie_with_true_support(
     movie_graph: Any, ml_small: Path, movie: int
 ) -> None:
     edges = movie_graph.read("test/similar_by_id", {"movieId": movie})
+    data = _independent(ml_small / "ratings.csv")
     support = co_likes(ml_small / "ratings.csv", movie)
     assert [e["support"] for e in edges] == [support[e["movieId"]] for e in edges]
     assert [e["rank"] for e in edges] == list(range(1, len(edges) + 1))
-    weights = [e["weight"] for e in edges]
-    assert weights == sorted(weights, reverse=True) and all(w != 0 for w in weights)
+    # rank: the smoothed share of the movie's fans who liked the other, plus 4 x the weight
+    fans = len(data["likers"][movie])
+    users = len(set().union(*data["likers"].values()))
+    keys = [
+        (e["support"] + 2.0 * len(data["likers"][e["movieId"]]) / users) / (fans + 2.0)
+        + 4.0 * e["weight"]
+        for e in edges
+    ]
+    assert keys == pytest.approx(sorted(keys, reverse=True), rel=1e-6)
+    assert all(e["weight"] != 0 for e in edges)
     assert all((e["score"] > 0) == (e["weight"] > 0) for e in edges)
     assert movie not in [e["movieId"] for e in edges]
-    assert len(edges) == TOP_K or movie == RARE
+    # the TOP_K strongest weights, and the BY_MOVIE_K most liked together besides
+    assert TOP_K <= len(edges) <= TOP_K + BY_MOVIE_K or movie == RARE
+    # (the popularity prior adds less than 2 to a support when choosing them)
+    most_liked_with = sorted(support.values(), reverse=True)[BY_MOVIE_K - 1]
+    assert {o for o, n in support.items() if n > most_liked_with + 2} <= {
+        e["movieId"] for e in edges
+    }
 
 
-def test_toy_story_neighbours_are_not_just_the_most_popular(movie_graph: Any) -> None:
-    # co-like counts put Shawshank, Forrest Gump, Star Wars first; the scores favour the
-    # sequels and films of its kind
-    first = [e["movieId"] for e in movie_graph.read("test/similar_by_id", {"movieId": 1})][:5]
-    assert {3114, 78499} <= set(first)  # Toy Story 2 and 3
-    assert not {318, 356, 260} & set(first)
+def test_toy_story_strongest_weights_are_its_kind_and_by_movie_mixes_in_favourites(
+    movie_graph: Any,
+) -> None:
+    # co-like counts alone put Shawshank, Forrest Gump, Star Wars first; the EASE weights put
+    # the sequels and films of its kind first; the by-movie order has both in its first 5
+    edges = movie_graph.read("test/similar_by_id", {"movieId": 1})
+    by_weight = [e["movieId"] for e in sorted(edges, key=lambda e: -e["weight"])][:5]
+    assert {3114, 78499} <= set(by_weight)  # Toy Story 2 and 3
+    assert not {318, 356, 260} & set(by_weight)
+    first = [e["movieId"] for e in edges][:5]
+    assert 3114 in first and {318, 260} <= set(first)
 
 
 @pytest.mark.parametrize("movie", [TOY_STORY, MATRIX, RARE])
@@ -144,18 +164,35 @@ def test_cosine_outside_the_ease_head_shrinks_rare_pairs() -> None:
     assert similar.score[similar.source == 10].tolist() == [pytest.approx(1 / (2**0.5 + 10))]
 
 
-def test_top_k_keeps_the_strongest_weights_and_ranks_negatives_last() -> None:
+def test_top_k_keeps_the_strongest_weights_negative_ones_too() -> None:
     rng = np.random.default_rng(3)
     rows = [(u, m, 4.0 + (u * m) % 3 / 2, u) for u in range(40) for m in range(12)
             if rng.random() < 0.35]  # fmt: skip
     ratings = _ratings(rows)
     movies = np.arange(12)
-    full = derive(ratings, movies, top_k=11, lam=5.0, damping=0.0).similar
-    top = derive(ratings, movies, top_k=4, lam=5.0, damping=0.0).similar
+    full = derive(ratings, movies, top_k=11, by_movie_k=0, lam=5.0, damping=0.0).similar
+    top = derive(ratings, movies, top_k=4, by_movie_k=0, lam=5.0, damping=0.0).similar
     assert (full.score < 0).any()  # EASE has negative weights: they are kept
     for movie in range(12):
         every = np.sort(np.abs(full.score[full.source == movie]))[::-1]
         mine = top.score[top.source == movie]
         assert sorted(np.abs(mine).tolist(), reverse=True) == pytest.approx(every[:4].tolist())
-        assert mine.tolist() == sorted(mine.tolist(), reverse=True)
         assert top.rank[top.source == movie].tolist() == list(range(1, len(mine) + 1))
+
+
+def test_by_movie_k_adds_the_most_liked_together_and_ranks_them_first() -> None:
+    # cosine only: 30 of the 35 fans of movie 10 like 20, which 1,000 others like too; the 5
+    # others like 30 and nobody else does: 30 has the larger weight, 20 the larger support
+    rows = [(u, m, 4.0, u) for u in range(30) for m in (10, 20)]
+    rows += [(u, m, 4.0, u) for u in range(30, 35) for m in (10, 30)]
+    rows += [(u, 20, 4.0, u) for u in range(35, 1035)]
+    ratings = _ratings(rows)
+    movies = np.array([10, 20, 30])
+    by_weight = derive(ratings, movies, top_k=1, by_movie_k=0, ease_max_items=0).similar
+    assert by_weight.target[by_weight.source == 10].tolist() == [30]
+    both = derive(ratings, movies, top_k=1, by_movie_k=1, ease_max_items=0).similar
+    from_10 = both.source == 10
+    # (30 + 2 * 1030 / 1035) / 37 + 4 * 30 / (sqrt(35 * 1030) + 10) beats
+    # (5 + 2 * 5 / 1035) / 37 + 4 * 5 / (sqrt(35 * 5) + 10)
+    assert both.target[from_10].tolist() == [20, 30]
+    assert both.support[from_10].tolist() == [30, 5]

@@ -68,7 +68,7 @@ def test_a_tool_call_gives_the_result_as_the_artifact(tools_graph: Any) -> None:
     call = {"name": "information", "args": {"entity": "Heat"}, "id": "c1", "type": "tool_call"}
     message = information.invoke(call)
     assert isinstance(message, ToolMessage) and isinstance(message.artifact, ToolResult)
-    assert message.artifact.ok and message.artifact.data["title"] == "Heat"
+    assert message.artifact.ok and message.artifact.data.title == "Heat"
     assert message.content == message.artifact.observation()
 
 
