@@ -62,7 +62,7 @@ from semantic_layer.tools.result import Candidate, ToolResult
 log = logging.getLogger(__name__)
 
 STOP_SEQUENCES = ["Observation:"]
-CONTEXT_TOKENS = 4096  # the smallest context the embedded backends load with
+CONTEXT_TOKENS = 4096  # when the backend does not say its context window
 TRAILING_CHUNKS = 2  # after the JSON object closes: chunks still read, waiting for the usage
 History = Iterable[ChatMessage | Mapping[str, str]]
 
@@ -83,7 +83,7 @@ class Agent:
         grammar: bool = True,
         tool_first: bool = False,
         thought: bool = False,
-        context_tokens: int = CONTEXT_TOKENS,
+        context_tokens: int | None = None,
         observation_tokens: int = OBSERVATION_TOKENS,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
@@ -97,7 +97,7 @@ class Agent:
         self.call_timeout_s = call_timeout_s
         self.max_new_tokens = max_new_tokens
         self.grammar = grammar and llm.supports_grammar
-        self.context_tokens = context_tokens
+        self._context_tokens = context_tokens  # None: the backend's own window, else 4096
         self.observation_tokens = observation_tokens
         self._sleep = sleep
         self._thought = thought
@@ -238,9 +238,11 @@ class Agent:
         finish: str | None = None
         usage = TokenUsage(estimated=True)
         end, trailing = ObjectEnd(), 0
+        deadline = started + request.timeout_s  # pushed back by the time spent in a queue
         chunks = self.llm.stream(request)
         try:
             for chunk in chunks:
+                deadline += chunk.waited_s
                 if chunk.text and end.done:  # the reply is complete: wait briefly for the usage
                     trailing += 1
                     if chunk.text.strip() or trailing > TRAILING_CHUNKS:
@@ -254,7 +256,7 @@ class Agent:
                         yield AnswerToken(text=answer_piece)
                 if chunk.finish_reason is not None:
                     finish, usage = chunk.finish_reason, chunk.usage or usage
-                if time.perf_counter() - started > request.timeout_s:
+                if time.perf_counter() > deadline:
                     raise LLMTransientError(f"no complete reply within {request.timeout_s:g} s")
         except AgentError:
             raise
@@ -280,6 +282,11 @@ class Agent:
             if len(history) < 2 or _prompt_size(messages) <= self._prompt_budget():
                 return messages
             history = history[2:]
+
+    @property
+    def context_tokens(self) -> int:
+        """The context window the prompt must fit: given, else what the backend runs with."""
+        return self._context_tokens or self.llm.context_window() or CONTEXT_TOKENS
 
     def _prompt_budget(self) -> int:
         return self.context_tokens - self.max_new_tokens
