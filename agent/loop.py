@@ -43,6 +43,7 @@ from agent.events import (
     ToolStarted,
 )
 from agent.grammar import FINAL_ANSWER, step_schema
+from agent.grounding import genre_mentioned, ungrounded_arguments
 from agent.llm.base import (
     LLM,
     ChatMessage,
@@ -314,7 +315,25 @@ class Agent:
         # with a grammar the reply is exactly one JSON object: kept verbatim, the next prompt
         # extends the text the backend has just generated (and cached)
         reply = text.strip() if self.grammar else _blob(call.thought, call.tool, arguments)
+        ungrounded = ungrounded_arguments(arguments, run.said())
+        for name in [n for n in ungrounded if not _required(tool, n)]:
+            del arguments[name], ungrounded[name]  # an optional one nobody asked for: left out
+        genre = arguments.get("genre")
+        if (
+            isinstance(genre, str)
+            and len(arguments) > 1
+            and not _required(tool, "genre")
+            and not genre_mentioned(genre, run.asked())
+        ):
+            del arguments["genre"]  # "like Heat" is not "Heat, and Action"
         key = json.dumps([tool.name, arguments], sort_keys=True, default=str)
+        if ungrounded and key not in run.questioned:  # asked once; the same call again is run
+            run.questioned.add(key)
+            values = ", ".join(f"{name}={value!r}" for name, value in ungrounded.items())
+            observation = self._prompt.correction("ungrounded", values=values)
+            run.scratchpad.append(ScratchpadStep(reply=reply, observation=observation))
+            yield Correction(step=step, reason="ungrounded", observation=observation)
+            return
         if key in run.calls:
             observation = self._prompt.correction("repeated_call", tool=tool.name)
             run.scratchpad.append(ScratchpadStep(reply=reply, observation=observation))
@@ -362,6 +381,7 @@ class _Run:
         self.scratchpad: list[ScratchpadStep] = []
         self.steps: list[ToolStep] = []
         self.calls: set[str] = set()  # tool calls already made, to catch repeats
+        self.questioned: set[str] = set()  # calls sent back once for names nobody mentioned
         self.answered_by: set[str] = set()  # tools whose result was usable: not offered again
         self.answer_only = False  # a repeated call: the next step may only answer
         self.llm_calls: list[LLMCall] = []
@@ -373,6 +393,14 @@ class _Run:
         self.answer = ""
         self.stop_reason: StopReason = "answer"
         self.error: str | None = None
+
+    def said(self) -> list[str]:
+        """What the user and the assistant said: where a tool call's names must come from."""
+        return [self.question, *(m.content for m in self.history)]
+
+    def asked(self) -> list[str]:
+        """What the user said: the question and their earlier turns."""
+        return [self.question, *(m.content for m in self.history if m.role == "user")]
 
     def note_result(self, result: ToolResult) -> None:
         self.candidates = list(result.candidates) if result.kind == "candidates" else []
@@ -401,6 +429,12 @@ class _Run:
             candidates=self.candidates,
             result=result,
         )
+
+
+def _required(tool: BaseTool, name: str) -> bool:
+    schema = tool.args_schema
+    fields = getattr(schema, "model_fields", {})
+    return name not in fields or fields[name].is_required()
 
 
 def _blob(thought: str, tool: str, arguments: Any) -> str:

@@ -120,7 +120,7 @@ def test_repeated_call_is_not_run_twice(tools: list[ScriptedTool]) -> None:
 
 def test_step_limit_forces_a_final_answer_then_defaults(tools: list[ScriptedTool]) -> None:
     llm = ScriptedLLM(*[call("information", entity=f"Movie {i}") for i in range(10)])
-    events = list(agent_for(llm, tools, max_steps=3).stream("loop forever"))
+    events = list(agent_for(llm, tools, max_steps=3).stream("loop forever over every movie"))
     starts = [e for e in events if isinstance(e, StepStarted)]
     assert [s.final_only for s in starts] == [False, False, True]
     assert llm.requests[2].json_schema["properties"]["action"] == {"const": "Final Answer"}
