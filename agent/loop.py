@@ -41,6 +41,7 @@ from agent.events import (
     ToolStarted,
 )
 from agent.grammar import FINAL_ANSWER, step_schema
+from agent.grounding import genre_mentioned, ungrounded_arguments
 from agent.llm.base import (
     LLM,
     MAX_NEW_TOKENS,
@@ -63,7 +64,7 @@ from semantic_layer.tools.result import Candidate, ToolResult
 log = logging.getLogger(__name__)
 
 STOP_SEQUENCES = ["Observation:"]
-CONTEXT_TOKENS = 4096  # the smallest context the embedded backends load with
+CONTEXT_TOKENS = 4096  # when the backend does not say its context window
 TRAILING_CHUNKS = 2  # after the JSON object closes: chunks still read, waiting for the usage
 History = Iterable[ChatMessage | Mapping[str, str]]
 
@@ -88,7 +89,7 @@ class Agent:
         grammar: bool = True,
         tool_first: bool = False,
         thought: bool = False,
-        context_tokens: int = CONTEXT_TOKENS,
+        context_tokens: int | None = None,
         observation_tokens: int = OBSERVATION_TOKENS,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
@@ -102,7 +103,7 @@ class Agent:
         self.call_timeout_s = call_timeout_s
         self.max_new_tokens = max_new_tokens
         self.grammar = grammar and llm.supports_grammar
-        self.context_tokens = context_tokens
+        self._context_tokens = context_tokens  # None: the backend's own window, else 4096
         self.observation_tokens = observation_tokens
         self._sleep = sleep
         self._thought = thought
@@ -251,9 +252,11 @@ class Agent:
         finish: str | None = None
         usage = TokenUsage(estimated=True)
         end, trailing = ObjectEnd(), 0
+        deadline = started + request.timeout_s  # pushed back by the time spent in a queue
         chunks = self.llm.stream(request)
         try:
             for chunk in chunks:
+                deadline += chunk.waited_s
                 if chunk.text and end.done:  # the reply is complete: wait briefly for the usage
                     trailing += 1
                     if chunk.text.strip() or trailing > TRAILING_CHUNKS:
@@ -267,7 +270,7 @@ class Agent:
                         yield AnswerToken(text=answer_piece)
                 if chunk.finish_reason is not None:
                     finish, usage = chunk.finish_reason, chunk.usage or usage
-                if time.perf_counter() - started > request.timeout_s:
+                if time.perf_counter() > deadline:
                     raise LLMTransientError(f"no complete reply within {request.timeout_s:g} s")
         except AgentError:
             raise
@@ -293,6 +296,11 @@ class Agent:
             if len(history) < 2 or _prompt_size(messages) <= self._prompt_budget():
                 return messages
             history = history[2:]
+
+    @property
+    def context_tokens(self) -> int:
+        """The context window the prompt must fit: given, else what the backend runs with."""
+        return self._context_tokens or self.llm.context_window() or CONTEXT_TOKENS
 
     def _prompt_budget(self) -> int:
         return self.context_tokens - self.max_new_tokens
@@ -321,7 +329,27 @@ class Agent:
         # with a grammar the reply is exactly one JSON object: kept verbatim, the next prompt
         # extends the text the backend has just generated (and cached)
         reply = text.strip() if self.grammar else _blob(call.thought, call.tool, arguments)
+        ungrounded = ungrounded_arguments(arguments, run.said())
+        for name in [n for n in ungrounded if not _required(tool, n)]:
+            del arguments[name], ungrounded[name]  # an optional one nobody asked for: left out
+        genre = arguments.get("genre")
+        if (
+            isinstance(genre, str)
+            and len(arguments) > 1
+            and not _required(tool, "genre")
+            and not genre_mentioned(genre, run.asked())
+        ):
+            del arguments["genre"]  # "like Heat" is not "Heat, and Action"
+        if len(arguments) < len(parsed.model_fields_set):  # some were left out: run without them
+            parsed = tool.parse(arguments)
         key = json.dumps([tool.name, arguments], sort_keys=True, default=str)
+        if ungrounded and key not in run.questioned:  # asked once; the same call again is run
+            run.questioned.add(key)
+            values = ", ".join(f"{name}={value!r}" for name, value in ungrounded.items())
+            observation = self._prompt.correction("ungrounded", values=values)
+            run.scratchpad.append(ScratchpadStep(reply=reply, observation=observation))
+            yield Correction(step=step, reason="ungrounded", observation=observation)
+            return
         if key in run.calls:
             observation = self._prompt.correction("repeated_call", tool=tool.name)
             run.scratchpad.append(ScratchpadStep(reply=reply, observation=observation))
@@ -371,6 +399,7 @@ class _Run:
         self.scratchpad: list[ScratchpadStep] = []
         self.steps: list[ToolStep] = []
         self.calls: set[str] = set()  # tool calls already made, to catch repeats
+        self.questioned: set[str] = set()  # calls sent back once for names nobody mentioned
         self.answered_by: set[str] = set()  # tools whose result was usable: not offered again
         self.answer_only = False  # a repeated call: the next step may only answer
         self.llm_calls: list[LLMCall] = []
@@ -382,6 +411,14 @@ class _Run:
         self.answer = ""
         self.stop_reason: StopReason = "answer"
         self.error: str | None = None
+
+    def said(self) -> list[str]:
+        """What the user and the assistant said: where a tool call's names must come from."""
+        return [self.question, *(m.content for m in self.history)]
+
+    def asked(self) -> list[str]:
+        """What the user said: the question and their earlier turns."""
+        return [self.question, *(m.content for m in self.history if m.role == "user")]
 
     def note_result(self, result: ToolResult) -> None:
         if result.new_user_id is not None:  # the guest has a user of their own from now on
@@ -414,6 +451,11 @@ class _Run:
             candidates=self.candidates,
             result=result,
         )
+
+
+def _required(tool: Tool[Any], name: str) -> bool:
+    fields = tool.input_model.model_fields
+    return name not in fields or fields[name].is_required()
 
 
 def _blob(thought: str, tool: str, arguments: Any) -> str:

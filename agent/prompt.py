@@ -94,6 +94,7 @@ _CORRECTIONS: dict[str, set[str]] = {
     "cut_off": set(),
     "invalid_arguments": {"tool", "errors", "arguments"},
     "repeated_call": {"tool"},
+    "ungrounded": {"values"},
 }
 
 

@@ -49,7 +49,11 @@ class TimedLLM(LLM):
     def __init__(self, inner: LLM) -> None:
         self.inner = inner
         self.supports_grammar = inner.supports_grammar
+        self.caches_prompt = inner.caches_prompt
         self.first_chunk_s: list[float] = []
+
+    def context_window(self) -> int | None:
+        return self.inner.context_window()
 
     def describe(self) -> str:
         return self.inner.describe()
@@ -61,7 +65,9 @@ class TimedLLM(LLM):
         started = time.perf_counter()
         first = True
         for chunk in self.inner.stream(request):
-            if first:
+            if chunk.waited_s:  # a queue or a model load: not the prefill
+                started += chunk.waited_s
+            if first and (chunk.text or chunk.finish_reason):
                 self.first_chunk_s.append(round(time.perf_counter() - started, 2))
                 first = False
             yield chunk

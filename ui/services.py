@@ -9,6 +9,7 @@ what to do, so the page can show it instead of a stack trace.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,6 +54,15 @@ class Services:
         assert self.graph is not None
         return ToolContext(self.graph, session)
 
+    def warm_up(self) -> threading.Thread | None:
+        """Load the model and cache the prompt's static head (rules and tools, the same for
+        every session) in the background, so the first question does not pay for them."""
+        if self.llm is None or self.graph is None or not self.llm.caches_prompt:
+            return None
+        thread = threading.Thread(target=self.agent().warm_up, name="llm-warm-up", daemon=True)
+        thread.start()
+        return thread
+
 
 @st.cache_resource(show_spinner="Connecting to the graph…")
 def load_services() -> Services:
@@ -80,7 +90,7 @@ def load_services() -> Services:
         llm_label = llm.describe()
     except AgentError as e:
         llm_error = str(e)
-    return Services(
+    services = Services(
         graph=graph,
         llm=llm,
         graph_label=graph_label,
@@ -89,3 +99,5 @@ def load_services() -> Services:
         graph_error=graph_error,
         llm_error=llm_error,
     )
+    services.warm_up()  # once per process: this function is a cached resource
+    return services

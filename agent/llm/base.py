@@ -69,6 +69,9 @@ class LLMChunk(BaseModel):
     text: str = ""
     finish_reason: str | None = None  # "stop", "length", "eos_token", "stop_sequence", ...
     usage: TokenUsage | None = None
+    #: seconds the request waited before the backend began it (behind another session's
+    #: generation, or a model load): not part of the per-call timeout
+    waited_s: float = 0.0
 
 
 class LLMHealth(BaseModel):
@@ -94,6 +97,9 @@ class LLM(ABC):
     supports_grammar: bool = True
     #: why replies are not grammar-constrained (said once by the CLI and the UI); "" while they are
     unconstrained: str = ""
+    #: whether the backend keeps the KV cache of the last prompt (then `Agent.warm_up` at start
+    #: spares the first question the prefill of the static instructions)
+    caches_prompt: bool = False
 
     @abstractmethod
     def stream(self, request: LLMRequest) -> Iterator[LLMChunk]:
@@ -102,6 +108,10 @@ class LLM(ABC):
     @abstractmethod
     def describe(self) -> str:
         """One line for logs and the UI: backend and model."""
+
+    def context_window(self) -> int | None:
+        """The model's context window in tokens, where the backend knows it (else None)."""
+        return None
 
     def health(self) -> LLMHealth:
         """Whether the model can be reached, without generating. Backends override this."""

@@ -103,9 +103,12 @@ class LlamaProcess:
     def generate(
         self, request: dict[str, Any], timeout_s: float
     ) -> Generator[dict[str, Any], None, None]:
-        """Queue one generation; yield its `chunk` messages, then its `done` message."""
+        """Queue one generation; yield a `started` message (`waited_s`: the time spent behind
+        other sessions' generations and loading the model), its `chunk` messages, then `done`."""
+        queued = time.monotonic()
         with self._queue:
             self.start()
+            yield {"kind": "started", "waited_s": time.monotonic() - queued}
             child = self._child
             assert child is not None
             rid = next(self._ids)

@@ -38,6 +38,8 @@ __all__ = ["CONTEXT_TOKENS", "LlamaCppLLM", "fallback_model_path"]
 
 
 class LlamaCppLLM(LLM):
+    caches_prompt = True  # one model process, its KV cache kept from one request to the next
+
     def __init__(
         self,
         model_path: str | None = None,
@@ -63,6 +65,11 @@ class LlamaCppLLM(LLM):
     def describe(self) -> str:
         threads = f"{self.n_threads} thread{'s' if self.n_threads > 1 else ''}"
         return f"llama.cpp in a child process ({self._source}, {threads})"
+
+    def context_window(self) -> int:
+        """The context the model process runs with (capped at the model's trained length)."""
+        ready = self.process.ready
+        return int(ready["n_ctx"]) if ready and ready.get("n_ctx") else self.n_ctx
 
     def health(self) -> LLMHealth:
         try:
@@ -96,6 +103,9 @@ class LlamaCppLLM(LLM):
         for message in messages:
             if message["kind"] == "chunk":
                 yield LLMChunk(text=message["text"])
+                continue
+            if message["kind"] == "started":
+                yield LLMChunk(waited_s=message["waited_s"])
                 continue
             usage = TokenUsage(
                 prompt_tokens=message["prompt_tokens"],

@@ -1,15 +1,15 @@
 // ---
 // name: movies_together
 // description: >
-//   Movies two people made together: both acted in it, or one directed and the other acted,
-//   or both directed. Newest first.
+//   Only when the user names two people and asks what they made together: the movies both
+//   worked on (acting or directing), newest first. For one person's films use information.
 // params:
 //   first_person:
 //     type: person
-//     description: One person's name, e.g. "Robert De Niro".
+//     description: The first of the two people the user named.
 //   second_person:
 //     type: person
-//     description: The other person's name, e.g. "Martin Scorsese".
+//     description: The second person the user named; never one they did not name.
 // ---
 MATCH (a:Person {name: $first_person})-[ra:ACTED_IN|DIRECTED]->(m:Movie)
       <-[rb:ACTED_IN|DIRECTED]-(b:Person {name: $second_person})

@@ -1,12 +1,12 @@
 // ---
 // name: top_movies_by_director
 // description: >
-//   A director's movies, best-rated first by MovieLens average rating (movies with at least
-//   `min_ratings` ratings), with year and number of ratings.
+//   Only when the user asks for a director's best or top-rated movies: ranked by MovieLens
+//   average rating (at least `min_ratings` ratings). For all of a person's films use information.
 // params:
 //   director:
 //     type: person
-//     description: The director's name, e.g. "Christopher Nolan".
+//     description: The director the user named.
 //   min_ratings:
 //     type: integer
 //     description: Leave out movies with fewer MovieLens ratings than this.

@@ -20,21 +20,22 @@ FILMS = 40  # per role; the total count is always given
 
 class InformationInput(BaseModel):
     entity: str = Field(
-        description="The movie title or the person's name exactly as the user wrote it, "
-        "e.g. 'Heat', 'The Matrix (1999)' or 'Michael Mann'."
+        description="The one movie title or person's name the user asks about, as they "
+        "wrote it (with a year only if they gave one)."
     )
     entity_type: Literal["movie", "person"] = Field(
         default="movie",
-        description="'movie' for a film, 'person' for an actor or director.",
+        description="'person' for an actor or director, 'movie' for a film.",
     )
 
 
 class Information(Tool[InformationInput]):
     name = "information"
     description = (
-        "Facts from the graph. For a movie: year, other titles, genres, directors, main cast, IMDb rating, "
-        "MovieLens average rating and number of ratings, most frequent tags, and the user's "
-        "own rating. For a person: their films as actor and as director."
+        "Facts about one movie or one person. A movie: year, other titles, genres, directors, "
+        "main cast, IMDb and MovieLens ratings, tags, the user's own rating. A person: every "
+        "film they directed or acted in, so use it for 'what has X directed / made / starred "
+        "in?' and 'tell me about X'."
     )
     input_model = InformationInput
 

@@ -25,25 +25,24 @@ PRIOR_WEIGHT = 10  # ... as if it had this many extra ratings at that mean
 class RecommenderInput(BaseModel):
     movie: str | None = Field(
         default=None,
-        description="A movie the user liked, to find movies liked by the same viewers, "
-        "e.g. 'Heat' or 'The Matrix (1999)'. Leave out for recommendations from the user's "
-        "own ratings.",
+        description="The movie the user named to find similar movies to ('like X', 'fans "
+        "of X'), or the one a follow-up's 'it' means. Leave it out when they ask from their own "
+        "ratings or only for a kind of movie; never make one up.",
     )
     genre: Genre | None = Field(
         default=None,
-        description="Only recommend movies of this genre, e.g. 'Comedy'.",
+        description="Only when the user asks for a kind of movie ('a comedy', 'something "
+        "scary' = Horror); otherwise leave it out.",
     )
 
 
 class Recommender(Tool[RecommenderInput]):
     name = "recommender"
     description = (
-        "Recommend movies. With `movie`: movies that viewers who rated it 4+ stars tend to "
-        "rate 4+ too (collaborative filtering). With `genre` alone: the best-rated movies of "
-        f"the genre (mean rating damped towards {PRIOR_MEAN} as if by {PRIOR_WEIGHT} extra ratings, at "
-        f"least {MIN_RATINGS} ratings). With both: the movie's neighbours in that genre. With "
-        "neither: recommendations from the user's own 4+ ratings. Never returns a movie the "
-        "user already rated; each result says why it was chosen."
+        "Recommend movies. With `movie`: what the viewers who liked that movie also liked. "
+        "With `genre`: the best-rated movies of the genre. With both: movies like that movie, "
+        "in that genre. With neither: picks from the user's own ratings ('based on my "
+        "ratings', 'for me'). Never a movie the user already rated; each result says why."
     )
     input_model = RecommenderInput
 

@@ -33,8 +33,8 @@ class SmalltalkInput(BaseModel):
 class Smalltalk(Tool[SmalltalkInput]):
     name = "smalltalk"
     description = (
-        "For greetings, thanks and chit-chat that is not about a particular movie or person: "
-        "says what this assistant can do, to steer back to movies."
+        "For greetings, thanks and anything not about movies (jokes, poems, weather, sums, "
+        "cooking): says what this assistant can do, to steer back to movies."
     )
     input_model = SmalltalkInput
 

@@ -178,3 +178,31 @@ def test_pending_candidates_are_named_in_the_answer(tools: list[ScriptedTool]) -
     result = Agent(llm, tools).ask("Who directed Casino?")
     assert result.answer.startswith("Which one do you mean? Several titles match:")
     assert "Casino (1995)" in result.answer and "Casino Royale (2006)" in result.answer
+
+
+def test_the_context_window_comes_from_the_backend(tools: list[ScriptedTool]) -> None:
+    class Windowed(ScriptedLLM):
+        def context_window(self) -> int | None:
+            return 8192
+
+    assert Agent(Windowed(), tools).context_tokens == 8192
+    assert Agent(Windowed(), tools, context_tokens=2048).context_tokens == 2048
+    assert Agent(ScriptedLLM(), tools).context_tokens == 4096  # a backend that does not say
+
+
+def test_a_larger_window_keeps_more_of_a_long_observation(tools: list[ScriptedTool]) -> None:
+    rows = [{"title": f"Movie number {i}", "why": "x" * 20} for i in range(200)]
+
+    class Windowed(ScriptedLLM):
+        def context_window(self) -> int | None:
+            return 1024
+
+    kept = {}
+    for name, llm in (("small", Windowed()), ("default", ScriptedLLM())):
+        tools[0].results.append(
+            ToolResult(tool="recommender", kind="recommendations", data={"recommendations": rows})
+        )
+        llm.enqueue(call("recommender", movie="Heat"), final("ok"))
+        Agent(llm, tools, max_new_tokens=400).ask("Something like Heat?")
+        kept[name] = llm.requests[1].messages[-1].content.count("Movie number")
+    assert 0 < kept["small"] < kept["default"]

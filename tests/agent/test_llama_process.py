@@ -129,6 +129,10 @@ def test_two_questions_at_once_are_queued_and_both_answered(smollm: LlamaCppLLM)
     assert not errors and set(results) == {"comedy", "horror"}
     for chunks in results.values():
         assert isinstance(json.loads(reply(chunks))["title"], str)  # not interleaved
+    # each stream says first how long it waited (the load, the other generation): time the
+    # agent does not count against the call's timeout
+    waits = sorted(chunks[0].waited_s for chunks in results.values())
+    assert all(chunks[0].text == "" for chunks in results.values()) and waits[1] > 0
 
 
 def test_an_abandoned_answer_does_not_leak_into_the_next(smollm: LlamaCppLLM) -> None:
@@ -203,7 +207,9 @@ def test_the_context_is_no_larger_than_the_model_was_trained_for() -> None:
     assert MODEL is not None
     llm = LlamaCppLLM(str(MODEL), n_ctx=32768, n_threads=THREADS)
     try:
+        assert llm.context_window() == 32768  # what it asks for, before the model is loaded
         assert llm.process.start()["n_ctx"] == 8192  # SmolLM2's context_length
+        assert llm.context_window() == 8192  # what the agent then budgets its prompt with
     finally:
         llm.close()
 

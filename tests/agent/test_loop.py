@@ -120,7 +120,7 @@ def test_repeated_call_is_not_run_twice(tools: list[ScriptedTool]) -> None:
 
 def test_step_limit_forces_a_final_answer_then_defaults(tools: list[ScriptedTool]) -> None:
     llm = ScriptedLLM(*[call("information", entity=f"Movie {i}") for i in range(10)])
-    events = list(agent_for(llm, tools, max_steps=3).stream("loop forever"))
+    events = list(agent_for(llm, tools, max_steps=3).stream("loop forever over every movie"))
     starts = [e for e in events if isinstance(e, StepStarted)]
     assert [s.final_only for s in starts] == [False, False, True]
     assert llm.requests[2].json_schema["properties"]["action"] == {"const": "Final Answer"}
@@ -242,3 +242,19 @@ def test_event_order_for_a_tool_step(tools: list[ScriptedTool]) -> None:
 
 def test_transient_error_type_is_an_agent_error() -> None:
     assert issubclass(LLMTransientError, Exception)
+
+
+def test_time_waiting_behind_another_session_is_not_the_calls_timeout(
+    tools: list[ScriptedTool],
+) -> None:
+    class Queued(ScriptedLLM):  # waits for another generation, then answers quickly
+        def stream(self, request: LLMRequest) -> Iterator[LLMChunk]:
+            time.sleep(0.3)
+            yield LLMChunk(waited_s=0.3)
+            yield from super().stream(request)
+
+    llm = Queued(final("ok"))
+    events = list(agent_for(llm, tools, call_timeout_s=0.2).stream("hi"))
+    assert not [e for e in events if isinstance(e, LLMRetry)]
+    assert events[-1].answer == "ok"  # type: ignore[union-attr]
+    assert len(llm.requests) == 1
