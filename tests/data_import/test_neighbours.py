@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from data_import.importer import ImportOptions, import_release
+from data_import.item_weights import BY_MOVIE_EASE, BY_MOVIE_PRIOR
 from data_import.neighbours import BY_MOVIE_K, TOP_K, derive
 from data_import.rating_arrays import RatingArrays
 from semantic_layer.graph_stats import graph_stats
@@ -52,12 +53,14 @@ def test_similar_edges_are_ranked_for_by_movie_with_true_support(
     support = co_likes(ml_small / "ratings.csv", movie)
     assert [e["support"] for e in edges] == [support[e["movieId"]] for e in edges]
     assert [e["rank"] for e in edges] == list(range(1, len(edges) + 1))
-    # rank: the smoothed share of the movie's fans who liked the other, plus 4 x the weight
+    # rank: the smoothed share of the movie's fans who liked the other, plus a multiple of the
+    # weight
     fans = len(data["likers"][movie])
     users = len(set().union(*data["likers"].values()))
+    prior = BY_MOVIE_PRIOR
     keys = [
-        (e["support"] + 2.0 * len(data["likers"][e["movieId"]]) / users) / (fans + 2.0)
-        + 4.0 * e["weight"]
+        (e["support"] + prior * len(data["likers"][e["movieId"]]) / users) / (fans + prior)
+        + BY_MOVIE_EASE * e["weight"]
         for e in edges
     ]
     assert keys == pytest.approx(sorted(keys, reverse=True), rel=1e-6)
@@ -180,7 +183,7 @@ def test_top_k_keeps_the_strongest_weights_negative_ones_too() -> None:
         assert top.rank[top.source == movie].tolist() == list(range(1, len(mine) + 1))
 
 
-def test_by_movie_k_adds_the_most_liked_together_and_ranks_them_first() -> None:
+def test_by_movie_k_adds_the_most_liked_together() -> None:
     # cosine only: 30 of the 35 fans of movie 10 like 20, which 1,000 others like too; the 5
     # others like 30 and nobody else does: 30 has the larger weight, 20 the larger support
     rows = [(u, m, 4.0, u) for u in range(30) for m in (10, 20)]
@@ -192,7 +195,12 @@ def test_by_movie_k_adds_the_most_liked_together_and_ranks_them_first() -> None:
     assert by_weight.target[by_weight.source == 10].tolist() == [30]
     both = derive(ratings, movies, top_k=1, by_movie_k=1, ease_max_items=0).similar
     from_10 = both.source == 10
-    # (30 + 2 * 1030 / 1035) / 37 + 4 * 30 / (sqrt(35 * 1030) + 10) beats
-    # (5 + 2 * 5 / 1035) / 37 + 4 * 5 / (sqrt(35 * 5) + 10)
-    assert both.target[from_10].tolist() == [20, 30]
-    assert both.support[from_10].tolist() == [30, 5]
+    # both kept, in the by-movie order: the smoothed share of 10's 35 fans who liked each,
+    # (30 + 2 * 1030 / 1035) / 37 against (5 + 2 * 5 / 1035) / 37, plus BY_MOVIE_EASE x weight
+    targets = both.target[from_10].tolist()
+    assert sorted(targets) == [20, 30]
+    assert dict(zip(targets, both.support[from_10].tolist(), strict=True)) == {20: 30, 30: 5}
+    weight = dict(zip(targets, both.weight[from_10].tolist(), strict=True))
+    share = {20: (30 + 2 * 1030 / 1035) / 37, 30: (5 + 2 * 5 / 1035) / 37}
+    key = {m: share[m] + BY_MOVIE_EASE * weight[m] for m in (20, 30)}
+    assert targets == sorted(key, key=lambda m: -key[m])
