@@ -13,6 +13,7 @@ from mcp import Client, MCPError
 from mcp.client.streamable_http import streamable_http_client
 from mcp.types import ElicitRequestFormParams, ElicitRequestParams, ElicitResult
 
+from semantic_layer.tools.information import Information
 from semantic_layer.users import FIRST_APP_USER_ID, user_ratings
 from tests.mcp_server.conftest import ALICE, ALICE_ID, BOB, BOB_ID, HttpServer
 
@@ -57,7 +58,7 @@ def test_every_tool_is_listed_with_schema_and_hints(http_server: HttpServer) -> 
     assert {"recommender", "information", "memory", "smalltalk"} <= set(tools)
     assert {"most_tagged", "movies_together", "top_movies_by_director"} <= set(tools)  # declared
     information, memory = tools["information"], tools["memory"]
-    assert "Facts from the graph" in (information.description or "")
+    assert information.description == Information.description  # the tool's own words
     assert information.input_schema["required"] == ["entity"]
     assert set(information.input_schema["properties"]) == {"entity", "entity_type"}
     assert information.annotations is not None and memory.annotations is not None
