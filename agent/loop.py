@@ -66,6 +66,7 @@ log = logging.getLogger(__name__)
 STOP_SEQUENCES = ["Observation:"]
 CONTEXT_TOKENS = 4096  # when the backend does not say its context window
 TRAILING_CHUNKS = 2  # after the JSON object closes: chunks still read, waiting for the usage
+LOOP_SPAN = 80  # an answer whose last this many characters came before is looping: cut it there
 History = Iterable[ChatMessage | Mapping[str, str]]
 
 
@@ -251,7 +252,7 @@ class Agent:
     ) -> Generator[AgentEvent, None, tuple[str | None, TokenUsage]]:
         finish: str | None = None
         usage = TokenUsage(estimated=True)
-        end, trailing = ObjectEnd(), 0
+        end, trailing, answer = ObjectEnd(), 0, ""
         deadline = started + request.timeout_s  # pushed back by the time spent in a queue
         chunks = self.llm.stream(request)
         try:
@@ -268,6 +269,10 @@ class Agent:
                     answer_piece = answer_stream.feed(chunk.text)
                     if answer_piece:
                         yield AnswerToken(text=answer_piece)
+                        answer += answer_piece
+                        if _looping(answer):  # greedy decoding repeating itself: as at the cap
+                            finish = "length"
+                            break
                 if chunk.finish_reason is not None:
                     finish, usage = chunk.finish_reason, chunk.usage or usage
                 if time.perf_counter() > deadline:
@@ -456,6 +461,11 @@ class _Run:
 def _required(tool: Tool[Any], name: str) -> bool:
     fields = tool.input_model.model_fields
     return name not in fields or fields[name].is_required()
+
+
+def _looping(answer: str) -> bool:
+    """Whether the answer's last `LOOP_SPAN` characters already occur earlier in it."""
+    return len(answer) >= 2 * LOOP_SPAN and answer[-LOOP_SPAN:] in answer[:-LOOP_SPAN]
 
 
 def _blob(thought: str, tool: str, arguments: Any) -> str:

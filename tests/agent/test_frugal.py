@@ -11,7 +11,7 @@ import pytest
 
 from agent.grammar import FINAL_ANSWER
 from agent.llm.base import LLM, ChatMessage, LLMChunk, LLMRequest, TokenUsage
-from agent.loop import Agent
+from agent.loop import LOOP_SPAN, Agent
 from agent.observation import estimate
 from semantic_layer.tools.result import ToolResult
 from tests.agent.fakes import ScriptedLLM, ScriptedTool, call, casino_candidates, final
@@ -206,3 +206,20 @@ def test_a_larger_window_keeps_more_of_a_long_observation(tools: list[ScriptedTo
         Agent(llm, tools, max_new_tokens=400).ask("Something like Heat?")
         kept[name] = llm.requests[1].messages[-1].content.count("Movie number")
     assert 0 < kept["small"] < kept["default"]
+
+
+def test_an_answer_that_repeats_itself_is_cut_where_it_starts_looping() -> None:
+    # greedy decoding can loop ("It has been released in 1994 ... It has been released in 1994")
+    # until the token cap: the answer stops once its last LOOP_SPAN characters came before
+    sentence = "It was directed by Quentin Tarantino and it was released in 1994 to acclaim. "
+    llm = ScriptedLLM(final(sentence * 30))
+    result = Agent(llm, []).ask("Who directed Pulp Fiction?")
+    assert result.answer.endswith("…") and result.answer.startswith(sentence.strip())
+    assert len(result.answer) < 2 * LOOP_SPAN + 2 * len(sentence)  # not 30 times over
+    assert result.stop_reason == "answer"
+
+
+def test_a_long_answer_without_repeats_is_not_cut() -> None:
+    films = ", ".join(f"Film number {n} ({1950 + n})" for n in range(40))
+    result = Agent(ScriptedLLM(final(films)), []).ask("List films")
+    assert result.answer == films
