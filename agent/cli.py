@@ -15,7 +15,6 @@ piece is one sentence on stderr (what to run or start), and the command exits wi
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -101,8 +100,7 @@ def chat_command(
             f"[dim]{escape(agent.llm.describe())}; {len(agent.tools)} tools; you are {who}. "
             "Ctrl-D to leave.[/dim]"
         )
-        if agent.llm.caches_prompt:  # the static prompt head is cached while the user types
-            threading.Thread(target=agent.warm_up, name="llm-warm-up", daemon=True).start()
+        agent.warm_up_in_background()  # the static prompt head is cached while the user types
         while True:
             try:
                 question = clean_text(input("you> ").strip())

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import threading
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from typing import Any
@@ -131,6 +132,14 @@ class Agent:
                 pass
         except AgentError as e:  # the first question will say what is wrong
             log.info("warm-up failed: %s", e)
+
+    def warm_up_in_background(self) -> threading.Thread | None:
+        """`warm_up` in a daemon thread, for a backend that keeps its KV cache (else None)."""
+        if not self.llm.caches_prompt:
+            return None
+        thread = threading.Thread(target=self.warm_up, name="llm-warm-up", daemon=True)
+        thread.start()
+        return thread
 
     def ask(
         self, question: str, history: History = (), context: ToolContext | None = None
@@ -381,13 +390,11 @@ class Agent:
         named = all((str(c.year) if c.year else c.label) in answer for c in run.candidates)
         if not run.candidates or named:
             return None
-        options = ", ".join(c.label for c in run.candidates)
-        return default_answer("candidates", run.question, options=options)
+        return _which_one(run)
 
     def _default_answer(self, run: _Run) -> str:
         if run.candidates:
-            options = ", ".join(c.label for c in run.candidates)
-            return default_answer("candidates", run.question, options=options)
+            return _which_one(run)
         return run.fallback_answer or default_answer(
             "step_limit", run.question, steps=str(self.max_steps)
         )
@@ -456,6 +463,12 @@ class _Run:
             candidates=self.candidates,
             result=result,
         )
+
+
+def _which_one(run: _Run) -> str:
+    """The sentence that asks the user to choose among the pending candidates."""
+    options = ", ".join(c.label for c in run.candidates)
+    return default_answer("candidates", run.question, options=options)
 
 
 def _required(tool: Tool[Any], name: str) -> bool:

@@ -141,7 +141,6 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
     from agent.build import build_agent
     from agent.llm.factory import build_llm
-    from agent.loop import Agent
     from agent.settings import LLMSettings
     from evaluation.questions import load_questions
     from evaluation.runner import store_ratings
@@ -162,11 +161,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         tools = build_tools()
         agent = build_agent(llm, tools, settings, max_steps=args.max_steps)
         started = time.perf_counter()
-        warm = Agent(llm, tools, call_timeout_s=settings.timeout_s)
-        if hasattr(warm, "warm_up"):
-            warm.warm_up()
-        else:  # an agent without warm_up: one throwaway question fills the cache
-            warm.ask("Hello")
+        agent.warm_up()  # the same agent, so the same static head, that the questions use
         print(f"cold start (load + static prefix): {time.perf_counter() - started:.1f} s")
         for question in questions:
             context = ToolContext(scratch, Session(user_id=next(user_ids)))

@@ -57,11 +57,9 @@ class Services:
     def warm_up(self) -> threading.Thread | None:
         """Load the model and cache the prompt's static head (rules and tools, the same for
         every session) in the background, so the first question does not pay for them."""
-        if self.llm is None or self.graph is None or not self.llm.caches_prompt:
+        if self.llm is None or self.graph is None:
             return None
-        thread = threading.Thread(target=self.agent().warm_up, name="llm-warm-up", daemon=True)
-        thread.start()
-        return thread
+        return self.agent().warm_up_in_background()
 
 
 @st.cache_resource(show_spinner="Connecting to the graph…")
