@@ -344,13 +344,13 @@ class Agent:
         # extends the text the backend has just generated (and cached)
         reply = text.strip() if self.grammar else _blob(call.thought, call.tool, arguments)
         ungrounded = ungrounded_arguments(arguments, run.said())
-        for name in [n for n in ungrounded if not _required(tool, n)]:
+        for name in [n for n in ungrounded if n not in tool.required_fields]:
             del arguments[name], ungrounded[name]  # an optional one nobody asked for: left out
         genre = arguments.get("genre")
         if (
             isinstance(genre, str)
             and len(arguments) > 1
-            and not _required(tool, "genre")
+            and "genre" not in tool.required_fields
             and not genre_mentioned(genre, run.asked())
         ):
             del arguments["genre"]  # "like Heat" is not "Heat, and Action"
@@ -469,11 +469,6 @@ def _which_one(run: _Run) -> str:
     """The sentence that asks the user to choose among the pending candidates."""
     options = ", ".join(c.label for c in run.candidates)
     return default_answer("candidates", run.question, options=options)
-
-
-def _required(tool: Tool[Any], name: str) -> bool:
-    fields = tool.input_model.model_fields
-    return name not in fields or fields[name].is_required()
 
 
 def _looping(answer: str) -> bool:

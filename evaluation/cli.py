@@ -49,6 +49,14 @@ def eval_command(
     baseline: Annotated[
         bool, typer.Option("--baseline", help="Also run the plain LangChain JSON chat agent.")
     ] = False,
+    subject: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--subject",
+            help="Run only these subjects: agent, baseline (repeatable; default: agent, "
+            "plus baseline with --baseline). Runs of one subject each combine with --outcomes.",
+        ),
+    ] = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the whole report as JSON.")
     ] = False,
@@ -75,17 +83,19 @@ def eval_command(
         bool, typer.Option("--spread", help="Round-robin over categories (for partial runs).")
     ] = False,
     outcomes: Annotated[
-        Path | None,
+        list[Path] | None,
         typer.Option(
             "--outcomes",
-            help="Run nothing: report on an outcomes.jsonl of an earlier (or cut-short) run.",
+            help="Run nothing: report on the outcomes.jsonl of earlier (or cut-short) runs "
+            "(repeatable: e.g. one run per subject).",
         ),
     ] = None,
 ) -> None:
     """Measure tool choice, arguments, facts, parse failures, cost and latency on a question set."""
-    if outcomes is not None:
+    if outcomes:
         _report_outcomes(set_path, outcomes, as_json)
         return
+    names = _subject_names(subject, baseline)
     try:
         questions = _select(load_questions(set_path).questions, category, limit)
         questions = round_robin(questions) if spread else questions
@@ -96,11 +106,13 @@ def eval_command(
     except (QuestionSetError, AgentError) as e:
         err.print(f"[red]error:[/red] {e}")
         raise typer.Exit(2) from e
-    subjects: list[Subject] = [AgentSubject(model, settings, max_steps=max_steps)]
-    if baseline:
+    subjects: list[Subject] = []
+    if "agent" in names:
+        subjects.append(AgentSubject(model, settings, max_steps=max_steps))
+    if "baseline" in names:
         from evaluation.baseline import BaselineSubject
 
-        own = build_llm(settings)  # its own client: its own KV cache
+        own = build_llm(settings) if subjects else model  # its own client: its own KV cache
         subjects.append(
             BaselineSubject(own, max_steps=max_steps, max_new_tokens=settings.max_new_tokens)
         )
@@ -170,18 +182,32 @@ def _run_all(
     return runs
 
 
-def _report_outcomes(set_path: Path, path: Path, as_json: bool) -> None:
-    """The report for the questions that every subject in `path` finished."""
+SUBJECTS = ("agent", "baseline")
+
+
+def _subject_names(chosen: list[str] | None, baseline: bool) -> list[str]:
+    """The subjects to run: `--subject` values when given, else the agent (and the baseline)."""
+    if not chosen:
+        return ["agent", "baseline"] if baseline else ["agent"]
+    unknown = sorted(set(chosen) - set(SUBJECTS))
+    if unknown:
+        err.print(f"[red]error:[/red] unknown subject {', '.join(unknown)}: use agent or baseline")
+        raise typer.Exit(2)
+    return [name for name in SUBJECTS if name in chosen]
+
+
+def _report_outcomes(set_path: Path, paths: list[Path], as_json: bool) -> None:
+    """The report for the questions that every subject in `paths` finished."""
     try:
         questions = load_questions(set_path).questions
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = [line for path in paths for line in path.read_text(encoding="utf-8").splitlines()]
         runs = finished_by_all([Outcome.model_validate_json(line) for line in lines if line])
     except (QuestionSetError, OSError, ValueError) as e:
         err.print(f"[red]error:[/red] {e}")
         raise typer.Exit(2) from e
     done = {o.id for o in next(iter(runs.values()), [])}
     chosen = [q for q in questions if q.id in done]
-    meta = {"set": str(set_path), "questions": len(chosen), "outcomes": str(path)}
+    meta = {"set": str(set_path), "questions": len(chosen), "outcomes": [str(p) for p in paths]}
     report = build_report(chosen, {n: _ordered(o, chosen) for n, o in runs.items()}, meta)
     typer.echo(json.dumps(report, indent=2, default=str) if as_json else markdown(report))
 

@@ -59,6 +59,11 @@ class Tool[InputT: BaseModel](ABC):
         """The input model as self-contained JSON Schema (what prompts and grammars show)."""
         return input_schema(self.input_model)
 
+    @cached_property
+    def required_fields(self) -> frozenset[str]:
+        """The arguments a call cannot leave out."""
+        return frozenset(n for n, f in self.input_model.model_fields.items() if f.is_required())
+
     def parse(self, raw: Any) -> InputT:
         """The arguments as the input model accepts them, or `ToolArgumentsError`.
 
@@ -100,10 +105,10 @@ class Tool[InputT: BaseModel](ABC):
             return json.loads(text)
         except json.JSONDecodeError:
             pass
-        fields = self.input_model.model_fields
-        required = [n for n, f in fields.items() if f.is_required()]
+        fields = list(self.input_model.model_fields)
+        required = [n for n in fields if n in self.required_fields]
         if len(fields) == 1 or len(required) == 1:
-            return {(required or list(fields))[0]: text}
+            return {(required or fields)[0]: text}
         return text
 
     def __repr__(self) -> str:
