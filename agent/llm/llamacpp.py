@@ -28,6 +28,7 @@ from agent.llm.base import (
     LLMTransientError,
     TokenUsage,
 )
+from agent.llm.cpu_features import REBUILD
 from agent.llm.llama_load import DEFAULT_FILE, DEFAULT_REPO, fallback_model_path
 from agent.llm.llama_process import LlamaProcess, ModelCrashed, ModelError, ModelTimeout
 from agent.llm.llama_threads import available_cores
@@ -134,6 +135,12 @@ class LlamaCppLLM(LLM):
         return LLMTransientError(f"{self.describe()}: {e}")
 
     def _crash_sentence(self, e: ModelCrashed) -> str:
+        if e.reason == "SIGILL":  # an instruction this CPU lacks: restarting cannot help
+            return (
+                f"The local model ({self._source}) stopped while {e.during} on an instruction "
+                "this CPU does not have (SIGILL): llama-cpp-python was compiled for another "
+                f"CPU. Rebuild it here with `{REBUILD}`."
+            )
         return (
             f"The local model ({self._source}) stopped while {e.during} ({e.reason}); it "
             "restarts by itself: ask again."

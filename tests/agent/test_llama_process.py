@@ -74,6 +74,18 @@ def test_a_crash_mid_answer_is_a_sentence_and_the_next_request_works(
     assert health.reachable and "crashed once, last at" in health.note and sig.name in health.note
 
 
+def test_an_illegal_instruction_says_the_build_is_for_another_cpu(smollm: LlamaCppLLM) -> None:
+    """SIGILL: llama.cpp compiled for instructions this CPU lacks; a restart cannot help."""
+    stream = smollm.stream(ask(STORY, max_new_tokens=200))
+    next(c for c in stream if c.text)
+    assert smollm.process.pid is not None
+    os.kill(smollm.process.pid, signal.SIGILL)
+    with pytest.raises(LLMUnavailableError) as caught:
+        list(stream)
+    assert "does not have (SIGILL)" in str(caught.value)
+    assert "--no-binary llama-cpp-python" in str(caught.value)
+
+
 class CrashOnce(LLM):
     """The real backend, whose model process is killed after the first chunk of one answer."""
 
