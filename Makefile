@@ -17,6 +17,10 @@ $(BIN)/movieagent: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[llamacpp]'
+	@# a llama.cpp wheel from pip's cache may be compiled for another CPU: rebuild it for this one
+	$(BIN)/python -m agent.llm.cpu_features || $(BIN)/pip install --quiet --force-reinstall \
+		--no-deps --no-cache-dir --no-binary llama-cpp-python "llama-cpp-python==$$($(BIN)/python \
+		-c 'from importlib.metadata import version; print(version("llama-cpp-python"))')"
 	@touch $@
 
 install: $(BIN)/movieagent

@@ -11,6 +11,7 @@ loads.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 CPUINFO = Path("/proc/cpuinfo")
@@ -84,3 +85,23 @@ def check_build(system_info: str, cpuinfo: Path = CPUINFO) -> str | None:
     """The sentence to show when this llama.cpp build cannot run on this CPU, else None."""
     missing = missing_features(system_info, cpu_flags(cpuinfo))
     return mismatch_sentence(missing) if missing else None
+
+
+def main() -> int:
+    """`python -m agent.llm.cpu_features`: exit 1 (and say so) when the build cannot run here.
+
+    `make install` runs it after pip and rebuilds llama-cpp-python for this CPU on exit 1 (or
+    on a crash while importing it, which is the same mismatch)."""
+    try:
+        from llama_cpp import llama_print_system_info
+    except ImportError:
+        return 0  # nothing to check: the llamacpp extra is not installed
+    mismatch = check_build(llama_print_system_info().decode(errors="replace"))
+    if mismatch:
+        print(mismatch, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

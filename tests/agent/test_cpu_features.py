@@ -78,3 +78,14 @@ def test_loading_on_a_cpu_without_the_build_instructions_says_how_to_rebuild(
         load_model(str(fallback_model_path()), {"n_ctx": 256})
     assert f"compiled for a CPU with {lacking}" in str(caught.value)
     assert cpu_features.REBUILD in str(caught.value)
+
+
+def test_the_install_check_exits_1_on_a_mismatch(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`make install` rebuilds llama-cpp-python when `python -m agent.llm.cpu_features` fails."""
+    pytest.importorskip("llama_cpp")
+    assert cpu_features.main() == 0  # the installed build runs here
+    monkeypatch.setattr(cpu_features, "cpu_flags", lambda cpuinfo=None: {"pni", "ssse3"})
+    assert cpu_features.main() == 1
+    assert "rebuild it here" in capsys.readouterr().err
