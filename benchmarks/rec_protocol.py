@@ -1,10 +1,18 @@
-"""The offline protocol of `rec_quality`: a temporal split per user, and top-10 metrics.
+"""The offline protocol of `rec_quality`: a split per user, and top-10 metrics.
 
-For each user, ratings sorted by time (ties by movieId): the last 20 % (at least one) are test,
-the rest train. Relevant = test ratings >= 4. Evaluated: users with at least one relevant test
-rating and at least 5 train likes. Every method recommends 10 movies the user has not rated in
-train. nDCG@10 (binary gains), Recall@10 = hits / min(10, relevant), HR@10 = share of users
-with a hit, coverage = distinct movies in all top-10 lists / movies in the catalogue.
+The default (the issue's): for each user, ratings sorted by time (ties by movieId): the last
+20 % (at least one) are test, the rest train. Relevant = test ratings >= 4. Evaluated: users
+with at least one relevant test rating and at least 5 train likes. Every method recommends 10
+movies the user has not rated in train. nDCG@10 (binary gains), Recall@10 = hits / min(10,
+relevant), HR@10 = share of users with a hit, coverage = distinct movies in all top-10 lists /
+movies in the catalogue.
+
+Other protocols a reviewer may pick (`Protocol`): another test share; a random holdout of the
+same share per user (`random`, seeded) instead of the latest ratings; leave-last-one-out
+(`last-one`: each user's latest rating alone is test, evaluated when it is a like); another
+like threshold (`like`, e.g. 3.5: relevant test ratings, train likes of the references and the
+5-like minimum; the graph's own like stays 4.0). `activity_groups` splits the evaluated users
+by how many train ratings they have.
 """
 
 from __future__ import annotations
@@ -23,6 +31,33 @@ MIN_TRAIN_LIKES = 5
 TOP = 10
 
 
+SPLITS = ("temporal", "random", "last-one")
+GROUPS = ((0, 50), (50, 200), (200, None))  # train ratings per user: [low, high)
+
+
+@dataclass(frozen=True)
+class Protocol:
+    split: str = "temporal"  # one of SPLITS
+    test_share: float = TEST_SHARE  # temporal and random; last-one holds out one rating
+    like: float = LIKE
+    seed: int = 0  # random only
+
+    def __post_init__(self) -> None:
+        if self.split not in SPLITS:
+            raise ValueError(f"split {self.split!r}: expected one of {', '.join(SPLITS)}")
+        if not 0.0 < self.test_share < 1.0:
+            raise ValueError(f"test share {self.test_share}: expected a share between 0 and 1")
+
+    def describe(self) -> str:
+        held = {
+            "temporal": f"the last {self.test_share:.0%} of each user's ratings held out",
+            "random": f"a random {self.test_share:.0%} of each user's ratings held out "
+            f"(seed {self.seed})",
+            "last-one": "each user's last rating held out",
+        }[self.split]
+        return f"{held}, relevant = test ratings >= {self.like:g}"
+
+
 @dataclass(frozen=True)
 class Split:
     train: RatingArrays
@@ -30,31 +65,58 @@ class Split:
     users: list[int]  # evaluated users, ascending
     relevant: dict[int, set[int]]  # per evaluated user: liked test movies
     anchor: dict[int, int]  # per evaluated user: their last liked train movie (by-movie runs)
+    like: float = LIKE  # the like threshold of `relevant` and of the references' train likes
 
 
 def temporal_split(ratings: RatingArrays, test_share: float = TEST_SHARE) -> Split:
+    return split_ratings(ratings, Protocol(test_share=test_share))
+
+
+def split_ratings(ratings: RatingArrays, protocol: Protocol) -> Split:
+    """Train and test per `protocol`; train stays in time order per user."""
     order = np.lexsort((ratings.movie, ratings.timestamp, ratings.user))
     r = ratings.take(order)
     _, first, counts = np.unique(r.user, return_index=True, return_counts=True)
-    n_test = np.maximum(1, (test_share * counts).astype(np.int64))
     position = np.arange(len(r)) - np.repeat(first, counts)
+    if protocol.split == "random":  # a random order within each user instead of time
+        shuffled = np.lexsort((np.random.default_rng(protocol.seed).random(len(r)), r.user))
+        rank = np.empty(len(r), np.int64)
+        rank[shuffled] = position
+        position = rank
+    if protocol.split == "last-one":
+        n_test = np.ones(len(counts), np.int64)
+    else:
+        n_test = np.maximum(1, (protocol.test_share * counts).astype(np.int64))
     is_test = position >= np.repeat(counts - n_test, counts)
     train, test = r.take(np.flatnonzero(~is_test)), r.take(np.flatnonzero(is_test))
+    like = protocol.like
 
     relevant: dict[int, set[int]] = {}
     for user, movie in zip(
-        test.user[test.rating >= LIKE].tolist(), test.movie[test.rating >= LIKE].tolist(),
+        test.user[test.rating >= like].tolist(), test.movie[test.rating >= like].tolist(),
         strict=True,
     ):  # fmt: skip
         relevant.setdefault(user, set()).add(movie)
-    liked = train.rating >= LIKE
+    liked = train.rating >= like
     likes = dict(zip(*np.unique(train.user[liked], return_counts=True), strict=True))
     evaluated = sorted(u for u in relevant if likes.get(u, 0) >= MIN_TRAIN_LIKES)
     anchor: dict[int, int] = {}
     for user, movie in zip(train.user[liked].tolist(), train.movie[liked].tolist(), strict=True):
         anchor[user] = movie  # train is in time order: the last one wins
     return Split(train, test, evaluated, {u: relevant[u] for u in evaluated},
-                 {u: anchor[u] for u in evaluated})  # fmt: skip
+                 {u: anchor[u] for u in evaluated}, like)  # fmt: skip
+
+
+def activity_groups(split: Split) -> dict[str, list[int]]:
+    """The evaluated users by their number of train ratings (`GROUPS`), named by range."""
+    users, counts = np.unique(split.train.user, return_counts=True)
+    count = dict(zip(users.tolist(), counts.tolist(), strict=True))
+    groups: dict[str, list[int]] = {}
+    for low, high in GROUPS:
+        name = f"{low}+ train ratings" if high is None else f"{low}-{high - 1} train ratings"
+        groups[name] = [u for u in split.users
+                        if count[u] >= low and (high is None or count[u] < high)]  # fmt: skip
+    return groups
 
 
 def write_release(train: RatingArrays, movies_csv: Path, out: Path) -> Path:

@@ -3,6 +3,14 @@
     python -m benchmarks.rec_quality                       # ml-latest-small (part of make bench)
     python -m benchmarks.rec_quality --source DIR --json out.json --plot out.png
     python -m benchmarks.rec_quality --test-share 0.1     # a second split, to check a choice
+    python -m benchmarks.rec_quality --split random --like 3.5 --ease-lambdas 50,200,1000
+
+Protocols a reviewer may pick instead of the default: `--test-share`, `--split random` (a
+seeded random holdout per user) or `--split last-one` (leave-last-one-out), `--like 3.5` (the
+threshold of relevant test ratings and of the references' likes); `--ease-lambdas` computes
+EASE for each lambda and names the best of the run (tuned on the test split itself: the
+strongest EASE a reviewer could show). Every table is also printed for users with few and many
+train ratings (`rec_protocol.activity_groups`).
 
 The protocol is in `rec_protocol` (temporal split per user, top-10 metrics). The train split is
 written as a MovieLens-shaped directory and imported by our own import into a new temporary data
@@ -30,7 +38,17 @@ from typing import Any
 
 from benchmarks import rec_reference
 from benchmarks.import_bench import ML_SMALL, REPO
-from benchmarks.rec_protocol import TEST_SHARE, Split, metrics, temporal_split, write_release
+from benchmarks.rec_protocol import (
+    LIKE,
+    SPLITS,
+    TEST_SHARE,
+    Protocol,
+    Split,
+    activity_groups,
+    metrics,
+    split_ratings,
+    write_release,
+)
 from data_import import readers
 from data_import.importer import ImportOptions, import_release
 from data_import.problems import Problems
@@ -82,9 +100,14 @@ def _percentiles(timings: list[float]) -> dict[str, float]:
     }
 
 
-def evaluate(source: Path, test_share: float = TEST_SHARE) -> dict[str, Any]:
+def evaluate(
+    source: Path,
+    protocol: Protocol | None = None,
+    lambdas: tuple[float, ...] = (rec_reference.LAMBDA,),
+) -> dict[str, Any]:
+    protocol = protocol or Protocol()
     problems = Problems()
-    split = temporal_split(read_ratings(source / "ratings.csv", problems), test_share)
+    split = split_ratings(read_ratings(source / "ratings.csv", problems), protocol)
     catalogue = sum(1 for _ in readers.read_rows(source / "movies.csv", readers.MOVIES, problems))
     print(f"{len(split.users)} users evaluated, {catalogue:,} movies", file=sys.stderr)
     with tempfile.TemporaryDirectory(prefix="movieagent-recq-") as tmp:
@@ -99,17 +122,30 @@ def evaluate(source: Path, test_share: float = TEST_SHARE) -> dict[str, Any]:
             ours = run_tool(graph, split, labels)
     data = rec_reference.train_likes(split)
     references = {
-        "personal": rec_reference.personal(data, split),
+        "personal": rec_reference.personal(data, split, lambdas),
         "by movie": rec_reference.by_movie(data, split),
     }
     tables: dict[str, dict[str, dict[str, float]]] = {}
+    groups: dict[str, dict[str, dict[str, dict[str, float]]]] = {}
     for case in ("personal", "by movie"):
         methods = {**references[case], OURS: ours[case]}
         tables[case] = {name: metrics(lists, split.relevant, catalogue)
                         for name, lists in methods.items()}  # fmt: skip
+        groups[case] = {
+            group: {name: metrics({u: lists.get(u, []) for u in users},
+                                  {u: split.relevant[u] for u in users}, catalogue)
+                    for name, lists in methods.items()}
+            for group, users in activity_groups(split).items() if users
+        }  # fmt: skip
+    ease_runs = {n: m for n, m in tables["personal"].items() if n.startswith("EASE")}
     return {
         "source": str(source),
-        "test_share": test_share,
+        "protocol": protocol.describe(),
+        "split": protocol.split,
+        "test_share": protocol.test_share,
+        "like": protocol.like,
+        "best_ease": max(ease_runs, key=lambda n: ease_runs[n]["ndcg@10"]),
+        "groups": {g: len(u) for g, u in activity_groups(split).items()},
         "users": len(split.users),
         "catalogue": catalogue,
         "import_s": imported,
@@ -117,6 +153,7 @@ def evaluate(source: Path, test_share: float = TEST_SHARE) -> dict[str, Any]:
         "unresolved_anchors": ours["unresolved_anchors"],
         "latency_ms": ours["latency_ms"],
         "metrics": tables,
+        "metrics_by_group": groups,
     }
 
 
@@ -127,17 +164,31 @@ def _labels(graph: Graph, split: Split) -> dict[int, str]:
 
 def print_table(result: dict[str, Any]) -> None:
     for case, table in result["metrics"].items():
-        print(f"\n{case} ({result['users']} users, last {result['test_share']:.0%} of each "
-              "user's ratings held out, top 10 without train-rated movies)")  # fmt: skip
-        head = f"{'method':36} {'nDCG@10':>8} {'Recall@10':>10} {'HR@10':>6} {'coverage':>9}"
-        print(head + "\n" + "-" * len(head))
-        for name, m in table.items():
-            print(f"{name:36} {m['ndcg@10']:>8.4f} {m['recall@10']:>10.4f} {m['hr@10']:>6.3f} "
-                  f"{m['coverage']:>8.1%}")  # fmt: skip
+        print(f"\n{case} ({result['users']} users, {result['protocol']}, top 10 without "
+              "train-rated movies)")  # fmt: skip
+        _print_rows(table)
+    print(f"\nbest EASE of the run: {result['best_ease']}")
+    for case, groups in result["metrics_by_group"].items():
+        for group, table in groups.items():
+            ease = {n: m for n, m in table.items() if n.startswith("EASE")}
+            if case == "personal":
+                best = max(ease, key=lambda n: ease[n]["ndcg@10"])
+                table = {n: m for n, m in table.items()
+                         if n in (OURS, best, "most liked", result["best_ease"])}  # fmt: skip
+            print(f"\n{case}, {group} ({result['groups'][group]} users)")
+            _print_rows(table)
     latency = ", ".join(f"{c} p50 {v['p50']} ms, p95 {v['p95']} ms"
                         for c, v in result["latency_ms"].items())  # fmt: skip
     print(f"\n{OURS}: {latency}; import of the train split {result['import_s']} s; "
           f"anchors not resolved to their movie: {result['unresolved_anchors']}")  # fmt: skip
+
+
+def _print_rows(table: dict[str, dict[str, float]]) -> None:
+    head = f"{'method':36} {'nDCG@10':>8} {'Recall@10':>10} {'HR@10':>6} {'coverage':>9}"
+    print(head + "\n" + "-" * len(head))
+    for name, m in table.items():
+        print(f"{name:36} {m['ndcg@10']:>8.4f} {m['recall@10']:>10.4f} {m['hr@10']:>6.3f} "
+              f"{m['coverage']:>8.1%}")  # fmt: skip
 
 
 def plot(result: dict[str, Any], path: Path) -> bool:
@@ -167,11 +218,26 @@ def main(argv: list[str] | None = None) -> dict[str, Any] | None:
     parser.add_argument("--test-share", type=float, default=TEST_SHARE,
                         help=f"share of each user's latest ratings held out (default {TEST_SHARE}; "
                         "another value checks a second split)")  # fmt: skip
+    parser.add_argument("--split", choices=SPLITS, default="temporal",
+                        help="temporal (default): each user's latest ratings are test; random: "
+                        "a random share per user; last-one: each user's latest rating")  # fmt: skip
+    parser.add_argument("--like", type=float, default=LIKE,
+                        help=f"relevant test ratings and reference likes: >= this (default "
+                        f"{LIKE:g})")  # fmt: skip
+    parser.add_argument("--seed", type=int, default=0, help="random split only (default 0)")
+    parser.add_argument("--ease-lambdas", default=f"{rec_reference.LAMBDA:g}",
+                        help="EASE references, comma-separated lambdas (default "
+                        f"{rec_reference.LAMBDA:g}); the best of the run is named")  # fmt: skip
     args = parser.parse_args(argv)
+    try:
+        protocol = Protocol(args.split, args.test_share, args.like, args.seed)
+        lambdas = tuple(float(v) for v in args.ease_lambdas.split(","))
+    except ValueError as e:
+        parser.error(str(e))
     if not (args.source / "ratings.csv").is_file():
         print(f"no ratings.csv in {args.source}: skipped", file=sys.stderr)
         return None
-    result = evaluate(args.source, args.test_share)
+    result = evaluate(args.source, protocol, lambdas)
     print_table(result)
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(result, indent=2))

@@ -5,7 +5,11 @@
   recent likes as seeds, support summed (what SIMILAR and `recommend/for_user` did before
   issue 13);
 - item kNN: cosine of like vectors, top 50 neighbours per movie, every like a seed;
-- EASE (Steck 2019): binary likes, lambda = 200, the full dense model.
+- EASE (Steck 2019): binary likes, the full dense model, lambda = 200 (the issue's reference)
+  and any other lambdas asked for (`rec_quality --ease-lambdas`), so that the best-tuned EASE
+  of the run can be named.
+
+Likes are train ratings >= the split's like threshold (4 unless the protocol says otherwise).
 
 By movie, each method ranks the others from one movie's row (co-like counts, cosine, EASE) or
 by popularity. Everything works on the movies with at least one train like (no other movie can
@@ -15,13 +19,13 @@ score), as dense matrices: fine for ml-latest-small, not meant for ml-25m.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
 from scipy import sparse
 
-from benchmarks.rec_protocol import LIKE, TOP, Split
+from benchmarks.rec_protocol import TOP, Split
 
 NEIGHBOURS = 50
 SEEDS = 50
@@ -36,6 +40,7 @@ class TrainLikes:
     row_of: dict[int, int]  # userId -> row of `likes`
     rated: np.ndarray  # evaluated users x movies, True where rated in train
     average: np.ndarray  # train mean rating per movie (ties)
+    _ease: dict[float, np.ndarray] = field(default_factory=dict)
 
     @cached_property
     def count(self) -> np.ndarray:
@@ -51,14 +56,19 @@ class TrainLikes:
     def cosine(self) -> np.ndarray:
         return self.support / np.sqrt(np.outer(self.count, self.count))
 
-    @cached_property
+    @property
     def ease(self) -> np.ndarray:
-        return ease(self.likes)
+        return self.ease_at(LAMBDA)
+
+    def ease_at(self, lam: float) -> np.ndarray:
+        if lam not in self._ease:
+            self._ease[lam] = ease(self.likes, lam)
+        return self._ease[lam]
 
 
 def train_likes(split: Split) -> TrainLikes:
     train = split.train
-    liked = train.rating >= LIKE
+    liked = train.rating >= split.like
     movies = np.unique(train.movie[liked])
     all_users, row = np.unique(train.user[liked], return_inverse=True)
     column = np.searchsorted(movies, train.movie[liked])
@@ -77,8 +87,14 @@ def train_likes(split: Split) -> TrainLikes:
     return TrainLikes(movies, users, likes, row_of, rated, sums / np.maximum(counts, 1))
 
 
-def personal(data: TrainLikes, split: Split) -> dict[str, dict[int, list[int]]]:
-    """Top-10 lists per evaluated user, per reference method."""
+def ease_name(lam: float) -> str:
+    return f"EASE, lambda {lam:g}"
+
+
+def personal(
+    data: TrainLikes, split: Split, lambdas: tuple[float, ...] = (LAMBDA,)
+) -> dict[str, dict[int, list[int]]]:
+    """Top-10 lists per evaluated user, per reference method (EASE once per lambda)."""
     x = data.likes[[data.row_of[u] for u in data.users]].toarray()
     scores: dict[str, Callable[[], np.ndarray]] = {
         "most liked": lambda: np.tile(data.count, (len(data.users), 1)),
@@ -87,9 +103,11 @@ def personal(data: TrainLikes, split: Split) -> dict[str, dict[int, list[int]]]:
             @ _top_rows(data.support + data.average[None, :] / 10, NEIGHBOURS, data.support)
         ),
         "item kNN cosine, top 50": lambda: x @ _top_rows(data.cosine, NEIGHBOURS),
-        "EASE, lambda 200": lambda: x @ data.ease,
     }
-    return {name: _lists(data, score()) for name, score in scores.items()}
+    lists = {name: _lists(data, score()) for name, score in scores.items()}
+    for lam in lambdas:
+        lists[ease_name(lam)] = _lists(data, x @ data.ease_at(lam))
+    return lists
 
 
 def by_movie(data: TrainLikes, split: Split) -> dict[str, dict[int, list[int]]]:
@@ -100,7 +118,7 @@ def by_movie(data: TrainLikes, split: Split) -> dict[str, dict[int, list[int]]]:
         "most liked": lambda: np.tile(data.count, (len(data.users), 1)),
         "co-like counts": lambda: support + data.average[None, :] / 10 * (support > 0),
         "item kNN cosine": lambda: data.cosine[anchor],
-        "EASE, lambda 200": lambda: data.ease[anchor],
+        ease_name(LAMBDA): lambda: data.ease[anchor],
     }
     return {name: _lists(data, score()) for name, score in scores.items()}
 
@@ -127,7 +145,7 @@ def _top_rows(key: np.ndarray, k: int, values: np.ndarray | None = None) -> np.n
 def _seeds(data: TrainLikes, split: Split) -> np.ndarray:
     """Each evaluated user's SEEDS best, then most recent, likes as a 0/1 matrix."""
     t = split.train
-    pick = (t.rating >= LIKE) & np.isin(t.user, data.users)
+    pick = (t.rating >= split.like) & np.isin(t.user, data.users)
     order = np.lexsort((-t.timestamp[pick], -t.rating[pick], t.user[pick]))
     user, movie = t.user[pick][order], t.movie[pick][order]
     first = np.searchsorted(user, user, side="left")
