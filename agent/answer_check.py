@@ -21,7 +21,8 @@ MIN_WORDS = 3  # a cut that leaves fewer words keeps the whole answer
 _YEAR = re.compile(r"\((1[89]\d\d|20\d\d)\)")
 # where a list item begins: after punctuation, a connector word, or a verb introducing a list
 _ITEM_START = re.compile(
-    r"(?:[,;:!?]|\.(?=\s))\s+|\s+(?:and|or|und|oder|et|ou|y|o|e|including|like|such as)\s+",
+    r"(?:[,;:!?]|(?<!\b[A-Z])(?<!\bDr|\bMr|\bSt|\bvs)\.(?=\s))\s+"
+    r"|\s+(?:and|or|und|oder|et|ou|y|o|e|including|like|such as)\s+",
     re.IGNORECASE,
 )
 _TRAILING = re.compile(
@@ -102,6 +103,19 @@ class Grounding:
             words = _WORD.findall(answer[start : year.start()].casefold())
             if year.group(1) not in self._text or (words and words[-1] not in self._words):
                 yield start
+
+
+def list_end(before: str, piece: str, items: int) -> int | None:
+    """How much of `piece` to keep so a list of `Title (year)` items ends after its `items`-th:
+    once that item is followed by a comma (the list goes on); None otherwise."""
+    text = before + piece
+    years = list(_YEAR.finditer(text))
+    if len(years) < items:
+        return None
+    end = years[items - 1].end()
+    if end < len(before) or not text.startswith(",", end):
+        return None
+    return end - len(before)
 
 
 def sentence_end(before: str, piece: str, soft_chars: int) -> int | None:

@@ -13,8 +13,9 @@ asked for), generation stops where the JSON object closes, the model's own reply
 the next prompt verbatim so the backend's KV cache covers it, Observations are trimmed to a
 token budget (`agent.observation`), a tool that already answered is not offered again, and a
 repeated call leaves only the Final Answer. The answer itself stops at its first sentence end past
-`ANSWER_CHARS`, and before the first movie that no Observation, question or earlier turn holds
-(`agent.answer_check`: a small model copies the prompt's examples).
+`ANSWER_CHARS`, after `ANSWER_ITEMS` movies of a list (the page shows every row), and before the
+first movie that no Observation, question or earlier turn holds (`agent.answer_check`: a small
+model copies the prompt's examples, and every answer token is waited for).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from agent.answer_check import Grounding, example_names, sentence_end
+from agent.answer_check import Grounding, example_names, list_end, sentence_end
 from agent.answers import default_answer
 from agent.dispatch import describe_arguments, run_tool
 from agent.entities import resolved_entities
@@ -72,6 +73,7 @@ CONTEXT_TOKENS = 4096  # when the backend does not say its context window
 TRAILING_CHUNKS = 2  # after the JSON object closes: chunks still read, waiting for the usage
 LOOP_SPAN = 80  # an answer whose last this many characters came before is looping: cut it there
 ANSWER_CHARS = 200  # past this, an answer stops at its next sentence end
+ANSWER_ITEMS = 3  # a list of `Title (year)` in an answer stops after this many
 History = Iterable[ChatMessage | Mapping[str, str]]
 
 
@@ -98,6 +100,7 @@ class Agent:
         context_tokens: int | None = None,
         observation_tokens: int = OBSERVATION_TOKENS,
         answer_chars: int = ANSWER_CHARS,
+        answer_items: int = ANSWER_ITEMS,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         if max_steps < 1:
@@ -113,6 +116,7 @@ class Agent:
         self._context_tokens = context_tokens  # None: the backend's own window, else 4096
         self.observation_tokens = observation_tokens
         self.answer_chars = answer_chars
+        self.answer_items = answer_items
         self._sleep = sleep
         self._thought = thought
         self._prompt = ReactPrompt(list(tools))
@@ -296,6 +300,9 @@ class Agent:
                     keep = sentence_end(answer, answer_piece, self.answer_chars)
                     if keep is not None:  # long enough, and a sentence ends here: stop
                         answer_piece = answer_piece[:keep]
+                    items = list_end(answer, answer_piece, self.answer_items)
+                    if items is not None:  # the list has named enough: it ends here
+                        answer_piece, keep = answer_piece[:items] + ".", items
                     if answer_piece:
                         yield AnswerToken(text=answer_piece)
                         answer += answer_piece

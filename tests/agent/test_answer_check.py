@@ -8,7 +8,7 @@ import json
 import pytest
 
 from agent import Agent
-from agent.answer_check import Grounding, example_names, sentence_end
+from agent.answer_check import Grounding, example_names, list_end, sentence_end
 from agent.answers import default_answer
 from agent.events import AnswerToken, FinalAnswer
 from agent.language import detect_language
@@ -146,3 +146,39 @@ def test_the_loops_own_answers_speak_french_german_and_italian() -> None:
         "candidates", "Wer hat bei Casino Regie geführt?", options="x"
     )
     assert "3 passaggi" in default_answer("step_limit", "Chi ha diretto Casino?", steps="3")
+
+
+@pytest.mark.parametrize(
+    ("before", "piece", "keep"),
+    [
+        ("A (1971), B (1968), C (1980", "),", 1),  # the third item, then a comma: stop there
+        ("A (1971), B (1968), C (1980)", ",", 0),
+        ("A (1971), B (1968), C (1980)", " and", None),  # "and D": the list's last item
+        ("A (1971), B (1968)", ", C", None),  # two items only
+    ],
+)
+def test_a_list_ends_after_three_movies(before: str, piece: str, keep: int | None) -> None:
+    assert list_end(before, piece, 3) == keep
+
+
+def test_the_loop_names_three_movies_of_a_long_list() -> None:
+    films = ", ".join(f"Film {n} ({1950 + n})" for n in range(12))
+    observation = ToolResult(tool="information", kind="person", message=films)
+    tool = information()
+    tool.results.append(observation)
+    llm = ScriptedLLM(call("information", entity="Ann Lee", entity_type="person"), chunk=2)
+    llm.enqueue(final(f"Ann Lee directed 12 movies, among them {films}."))
+    events = list(Agent(llm, [tool]).stream("What did Ann Lee direct?"))
+    last = events[-1]
+    assert isinstance(last, FinalAnswer)
+    assert (
+        last.answer
+        == "Ann Lee directed 12 movies, among them Film 0 (1950), Film 1 (1951), Film 2 (1952)."
+    )
+    assert "".join(e.text for e in events if isinstance(e, AnswerToken)) == last.answer
+
+
+def test_initials_in_a_title_do_not_start_a_list_item() -> None:
+    grounding = Grounding(["Prometheus 2012"])
+    answer = "Ridley Scott directed Prometheus (2012), G.I. Jane (1997) and more."
+    assert grounding.cut(answer) == "Ridley Scott directed Prometheus (2012)."

@@ -221,5 +221,5 @@ def test_an_answer_that_repeats_itself_is_cut_where_it_starts_looping() -> None:
 
 def test_a_long_answer_without_repeats_is_not_cut() -> None:
     films = ", ".join(f"Film number {n} ({1950 + n})" for n in range(40))
-    result = Agent(ScriptedLLM(final(films)), []).ask("List films")
+    result = Agent(ScriptedLLM(final(films)), [], answer_items=100).ask("List films")
     assert result.answer == films
