@@ -177,9 +177,11 @@ def _run(
     context: ToolContext,
     stream_answer: bool,
 ) -> AgentResult:
+    shown = ""
     for event in agent.stream(question, history, context):
         if isinstance(event, AnswerToken) and stream_answer:
             typer.echo(event.text, nl=False)
+            shown += event.text
         elif isinstance(event, ToolCallEvent):
             rows = sum(q.rows for q in event.result.queries) if event.result else 0
             args = json.dumps(event.input, ensure_ascii=False)
@@ -191,6 +193,11 @@ def _run(
         elif isinstance(event, FinalAnswer):
             if stream_answer and event.stop_reason != "error":
                 typer.echo()
+                if len(event.answer.strip()) < len(
+                    shown.strip()
+                ):  # cut before a movie no tool returned
+                    err.print("[dim]  ↳ cut to what the tools returned:[/dim]")
+                    typer.echo(event.answer)
             return event.result
     raise AssertionError("the agent ended without a final answer")  # pragma: no cover
 

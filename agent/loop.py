@@ -12,7 +12,10 @@ Frugal by construction: a reply is `{"action", "action_input"}` (no free-text th
 asked for), generation stops where the JSON object closes, the model's own reply goes back into
 the next prompt verbatim so the backend's KV cache covers it, Observations are trimmed to a
 token budget (`agent.observation`), a tool that already answered is not offered again, and a
-repeated call leaves only the Final Answer.
+repeated call leaves only the Final Answer. The answer itself stops at its first sentence end past
+`ANSWER_CHARS`, after `ANSWER_ITEMS` movies of a list (the page shows every row), and before the
+first movie that no Observation, question or earlier turn holds (`agent.answer_check`: a small
+model copies the prompt's examples, and every answer token is waited for).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+from agent.answer_check import Grounding, example_names, list_end, sentence_end
 from agent.answers import default_answer
 from agent.dispatch import describe_arguments, run_tool
 from agent.entities import resolved_entities
@@ -68,6 +72,8 @@ STOP_SEQUENCES = ["Observation:"]
 CONTEXT_TOKENS = 4096  # when the backend does not say its context window
 TRAILING_CHUNKS = 2  # after the JSON object closes: chunks still read, waiting for the usage
 LOOP_SPAN = 80  # an answer whose last this many characters came before is looping: cut it there
+ANSWER_CHARS = 200  # past this, an answer stops at its next sentence end
+ANSWER_ITEMS = 3  # a list of `Title (year)` in an answer stops after this many
 History = Iterable[ChatMessage | Mapping[str, str]]
 
 
@@ -93,6 +99,8 @@ class Agent:
         thought: bool = False,
         context_tokens: int | None = None,
         observation_tokens: int = OBSERVATION_TOKENS,
+        answer_chars: int = ANSWER_CHARS,
+        answer_items: int = ANSWER_ITEMS,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         if max_steps < 1:
@@ -107,9 +115,12 @@ class Agent:
         self.grammar = grammar and llm.supports_grammar
         self._context_tokens = context_tokens  # None: the backend's own window, else 4096
         self.observation_tokens = observation_tokens
+        self.answer_chars = answer_chars
+        self.answer_items = answer_items
         self._sleep = sleep
         self._thought = thought
         self._prompt = ReactPrompt(list(tools))
+        self._example_names = example_names(self._prompt.instructions)
         self._schemas: dict[frozenset[str], dict[str, Any]] = {}
         self._final_schema = step_schema(list(tools), final_only=True, thought=thought)
         self._tool_specs = tool_specs(list(tools))  # for backends that call tools natively
@@ -172,14 +183,16 @@ class Agent:
             final_only = step == self.max_steps and step > 1
             yield StepStarted(step=step, max_steps=self.max_steps, final_only=final_only)
             answer_stream = FinalAnswerStream()
-            text, call = yield from self._call_llm(run, step, final_only, answer_stream)
+            grounding = Grounding(run.sources(), self._example_names)
+            text, call = yield from self._call_llm(run, step, final_only, answer_stream, grounding)
             run.llm_calls.append(call)
             yield LLMCallEvent(**dict(call))
             parsed = parse_step(text, list(self.tools), truncated=call.finish_reason == "length")
             if isinstance(parsed, Answer):
                 if not answer_stream.active:
                     yield from _tokens(parsed.text)
-                answer = parsed.text
+                # ended by the loop (at a sentence end, or before a movie no tool returned)
+                answer = grounding.cut(answer_stream.ended or parsed.text)
                 missing = self._unnamed_candidates(run, answer)
                 if missing:  # the user must see the choices, whatever the model wrote
                     yield from _tokens(f" {missing}")
@@ -208,7 +221,12 @@ class Agent:
         return self._schemas[offered]
 
     def _call_llm(
-        self, run: _Run, step: int, final_only: bool, answer_stream: FinalAnswerStream
+        self,
+        run: _Run,
+        step: int,
+        final_only: bool,
+        answer_stream: FinalAnswerStream,
+        grounding: Grounding,
     ) -> Generator[AgentEvent, None, tuple[str, LLMCall]]:
         first = self._first_schema is not None
         final_only = final_only or run.answer_only
@@ -225,7 +243,9 @@ class Agent:
             started = time.perf_counter()
             pieces: list[str] = []
             try:
-                finish, usage = yield from self._consume(request, pieces, answer_stream, started)
+                finish, usage = yield from self._consume(
+                    request, pieces, answer_stream, started, grounding
+                )
             except LLMTransientError as e:
                 if attempt > self.max_retries or answer_stream.active:
                     raise LLMUnavailableError(
@@ -258,6 +278,7 @@ class Agent:
         pieces: list[str],
         answer_stream: FinalAnswerStream,
         started: float,
+        grounding: Grounding,
     ) -> Generator[AgentEvent, None, tuple[str | None, TokenUsage]]:
         finish: str | None = None
         usage = TokenUsage(estimated=True)
@@ -276,12 +297,21 @@ class Agent:
                     pieces.append(chunk.text)
                     end.feed(chunk.text)
                     answer_piece = answer_stream.feed(chunk.text)
+                    keep = sentence_end(answer, answer_piece, self.answer_chars)
+                    if keep is not None:  # long enough, and a sentence ends here: stop
+                        answer_piece = answer_piece[:keep]
+                    items = list_end(answer, answer_piece, self.answer_items)
+                    if items is not None:  # the list has named enough: it ends here
+                        answer_piece, keep = answer_piece[:items] + ".", items
                     if answer_piece:
                         yield AnswerToken(text=answer_piece)
                         answer += answer_piece
-                        if _looping(answer):  # greedy decoding repeating itself: as at the cap
-                            finish = "length"
-                            break
+                    if keep is not None or (answer_piece and grounding.should_stop(answer)):
+                        answer_stream.ended, finish = answer, "stop"
+                        break
+                    if _looping(answer):  # greedy decoding repeating itself: as at the cap
+                        finish = "length"
+                        break
                 if chunk.finish_reason is not None:
                     finish, usage = chunk.finish_reason, chunk.usage or usage
                 if time.perf_counter() > deadline:
@@ -423,6 +453,11 @@ class _Run:
         self.answer = ""
         self.stop_reason: StopReason = "answer"
         self.error: str | None = None
+
+    def sources(self) -> list[str]:
+        """What an answer may take its movies from: the question, the earlier turns and the
+        Observations so far."""
+        return [*self.said(), *(step.observation for step in self.scratchpad)]
 
     def said(self) -> list[str]:
         """What the user and the assistant said: where a tool call's names must come from."""

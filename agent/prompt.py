@@ -24,6 +24,7 @@ from typing import Any
 
 from agent.errors import AgentError
 from agent.grammar import FINAL_ANSWER
+from agent.language import detect_language, language_name
 from agent.llm.base import ChatMessage
 from semantic_layer.tools.contract import Tool
 
@@ -80,6 +81,7 @@ def _templates(directory: Path = PROMPTS_DIR) -> dict[str, PromptTemplate]:
         "history": PromptTemplate.load("history", {"turns"}, directory),
         "observation": PromptTemplate.load("observation", {"observation"}, directory),
         "final_only": PromptTemplate.load("final_only", {"observation"}, directory),
+        "language": PromptTemplate.load("language", {"language"}, directory),
         **{
             name: PromptTemplate.load(f"corrections/{name}", inputs, directory)
             for name, inputs in _CORRECTIONS.items()
@@ -141,13 +143,13 @@ class ReactPrompt:
             earlier = self._templates["history"].format(turns="\n".join(lines))
             current = ChatMessage(role="user", content=f"{earlier}\n\n{current.content}")
         messages.append(current)
+        hint = self._language_hint(question)
         for i, step in enumerate(scratchpad):
             last = final_only and i == len(scratchpad) - 1
             template = self._templates["final_only" if last else "observation"]
+            content = template.format(observation=step.observation) + hint
             messages.append(ChatMessage(role="assistant", content=step.reply))
-            messages.append(
-                ChatMessage(role="user", content=template.format(observation=step.observation))
-            )
+            messages.append(ChatMessage(role="user", content=content))
         first = messages[0]
         messages[0] = ChatMessage(role="user", content=f"{self._instructions}\n\n{first.content}")
         return messages
@@ -157,6 +159,14 @@ class ReactPrompt:
         template = self._templates[problem]
         values = {"tool_names": self._tool_names, **details}
         return template.format(**{k: v for k, v in values.items() if k in template.inputs})
+
+    def _language_hint(self, question: str) -> str:
+        """A line asking for the answer in the question's language; none for English (a small
+        model told nothing answers a French question in English)."""
+        language = detect_language(question)
+        if language == "en":
+            return ""
+        return "\n" + self._templates["language"].format(language=language_name(language))
 
     def _question(self, text: str, about: Sequence[str] = ()) -> ChatMessage:
         content = self._templates["question"].format(question=text)

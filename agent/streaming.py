@@ -37,6 +37,7 @@ class FinalAnswerStream:
         self._buffer = ""
         self._pos: int | None = None
         self.closed = False  # the answer string's closing quote has arrived
+        self.ended: str | None = None  # the answer, when the loop stopped it before its end
 
     @property
     def active(self) -> bool:

@@ -15,7 +15,7 @@ from semantic_layer.tools.trace import TracedGraph
 
 CAST = 8  # main cast shown, by billing order
 TAGS = 5
-FILMS = 40  # per role; the total count is always given
+FILMS = 40  # per role, the best known first; the total count is always given
 
 
 class InformationInput(BaseModel):
@@ -76,8 +76,8 @@ class Information(Tool[InformationInput]):
     def _person(self, graph: TracedGraph, text: str) -> ToolResult:
         person = resolve_person(graph, text)
         row = graph.read("info/person", {"name": person.name})[0]
-        acted = sorted(row["acted"], key=_by_year)
-        directed = sorted(row["directed"], key=_by_year)
+        acted = sorted(row["acted"], key=_best_known)
+        directed = sorted(row["directed"], key=_best_known)
         data = PersonCard(
             name=row["name"],
             acted_in=[_film(f) for f in acted[:FILMS]],
@@ -88,13 +88,14 @@ class Information(Tool[InformationInput]):
         note = f" (taking {text!r} to mean {person.name})" if person.how == "fuzzy" else ""
         message = (
             f"{person.name}{note}: acted in {len(acted)} and directed {len(directed)} "
-            "movies in the graph."
+            "movies in the graph (best known first)."
         )
         return ToolResult(tool=self.name, kind="person", message=message, data=data)
 
 
-def _by_year(film: dict[str, Any]) -> tuple[int, str]:
-    return (film["year"] or 0, film["title"])
+def _best_known(film: dict[str, Any]) -> tuple[int, int, str]:
+    """Most rated first (what "name a few" should name), then the older, then by title."""
+    return (-(film["ratingCount"] or 0), film["year"] or 0, film["title"])
 
 
 def _film(film: dict[str, Any]) -> Film:

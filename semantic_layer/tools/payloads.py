@@ -101,7 +101,8 @@ class MovieCard(Film):
 
 
 class PersonCard(_Card):
-    """A person's films as actor and as director (the counts are of all, the lists capped)."""
+    """A person's films as actor and as director, best known (most rated) first; the counts are
+    of all, the lists capped."""
 
     name: str
     acted_in: list[Film]

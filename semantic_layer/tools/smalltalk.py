@@ -10,10 +10,10 @@ from semantic_layer.tools.payloads import SmalltalkReply
 from semantic_layer.tools.result import ToolResult
 from semantic_layer.tools.trace import TracedGraph
 
+# short: a small model repeats it as its answer, and every token of an answer is waited for
 REPLY = (
-    "I'm a movie assistant over the MovieLens graph. I can recommend movies (like one you "
-    "enjoyed, or in a genre), tell you who directed or starred in a film, list a person's "
-    "films, and remember your ratings to personalise suggestions."
+    "I'm a movie assistant: I recommend movies, tell you who made or starred in a film, and "
+    "remember your ratings."
 )
 EXAMPLES = [
     "Recommend something like Heat",

@@ -213,7 +213,7 @@ def test_an_answer_that_repeats_itself_is_cut_where_it_starts_looping() -> None:
     # until the token cap: the answer stops once its last LOOP_SPAN characters came before
     sentence = "It was directed by Quentin Tarantino and it was released in 1994 to acclaim. "
     llm = ScriptedLLM(final(sentence * 30))
-    result = Agent(llm, []).ask("Who directed Pulp Fiction?")
+    result = Agent(llm, [], answer_chars=10_000).ask("Who directed Pulp Fiction?")  # no early stop
     assert result.answer.endswith("…") and result.answer.startswith(sentence.strip())
     assert len(result.answer) < 2 * LOOP_SPAN + 2 * len(sentence)  # not 30 times over
     assert result.stop_reason == "answer"
@@ -221,5 +221,5 @@ def test_an_answer_that_repeats_itself_is_cut_where_it_starts_looping() -> None:
 
 def test_a_long_answer_without_repeats_is_not_cut() -> None:
     films = ", ".join(f"Film number {n} ({1950 + n})" for n in range(40))
-    result = Agent(ScriptedLLM(final(films)), []).ask("List films")
+    result = Agent(ScriptedLLM(final(films)), [], answer_items=100).ask("List films")
     assert result.answer == films

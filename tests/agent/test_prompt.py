@@ -24,7 +24,7 @@ def test_first_turn_holds_instructions_tools_and_question(tools: list[ScriptedTo
     assert 'genre (one of "Comedy", "Drama", "Crime", optional)' in text  # enums inlined
     assert 'entity_type (one of "movie", "person", default "movie")' in text
     assert "entity (string): A movie title or a person's name." in text
-    assert "same language as the question" in text
+    assert "in the language of the question" in text
     assert text.endswith("Question: Wer führte bei Heat Regie?")
 
 

@@ -71,6 +71,14 @@ def test_filmography_as_actor_and_director(
     assert {f.movie_id for f in result.data.directed} == directed
 
 
+def test_a_persons_films_come_best_known_first(tools: dict[str, Any], csv_ratings: Any) -> None:
+    # "name a few" names the first ones: the most rated, not the oldest (Duel before Jaws)
+    data = tools["information"].invoke({"entity": "Steven Spielberg", "entity_type": "person"}).data
+    counts = [csv_ratings.count.get(f.movie_id, 0) for f in data.directed]
+    assert len(counts) == data.directed_count > 10
+    assert counts == sorted(counts, reverse=True) and counts[0] > counts[-1]
+
+
 def test_an_ambiguous_title_returns_candidates_not_facts(tools: dict[str, Any]) -> None:
     result = tools["information"].invoke({"entity": "Casino Royale"})
     assert not result.ok and result.kind == "candidates" and result.data is None
