@@ -80,6 +80,7 @@ def _templates(directory: Path = PROMPTS_DIR) -> dict[str, PromptTemplate]:
         "history": PromptTemplate.load("history", {"turns"}, directory),
         "observation": PromptTemplate.load("observation", {"observation"}, directory),
         "final_only": PromptTemplate.load("final_only", {"observation"}, directory),
+        "retry": PromptTemplate.load("retry", {"observation"}, directory),
         **{
             name: PromptTemplate.load(f"corrections/{name}", inputs, directory)
             for name, inputs in _CORRECTIONS.items()
@@ -95,6 +96,8 @@ _CORRECTIONS: dict[str, set[str]] = {
     "invalid_arguments": {"tool", "errors", "arguments"},
     "repeated_call": {"tool"},
     "ungrounded": {"values"},
+    "wrong_kind": {"tool", "errors"},
+    "about_movies": set(),
 }
 
 
@@ -104,6 +107,7 @@ class ScratchpadStep:
 
     reply: str  # the assistant turn, as a JSON blob
     observation: str
+    retry: bool = False  # a correction: the model is to try again, not to answer yet
 
 
 class ReactPrompt:
@@ -143,7 +147,8 @@ class ReactPrompt:
         messages.append(current)
         for i, step in enumerate(scratchpad):
             last = final_only and i == len(scratchpad) - 1
-            template = self._templates["final_only" if last else "observation"]
+            name = "final_only" if last else "retry" if step.retry else "observation"
+            template = self._templates[name]
             messages.append(ChatMessage(role="assistant", content=step.reply))
             messages.append(
                 ChatMessage(role="user", content=template.format(observation=step.observation))
@@ -187,12 +192,13 @@ def describe_tool(tool: Tool[Any]) -> str:
 
 
 def _non_null(prop: dict[str, Any]) -> dict[str, Any]:
-    """`X | None` shown as X."""
+    """`X | None` shown as X; the field's own description wins over its type's (an enum's
+    docstring must not replace what the field says about when to use it)."""
     options = prop.get("anyOf")
     if isinstance(options, list):
         non_null = [o for o in options if o.get("type") != "null"]
         if len(non_null) == 1:
-            return {**{k: v for k, v in prop.items() if k != "anyOf"}, **non_null[0]}
+            return {**non_null[0], **{k: v for k, v in prop.items() if k != "anyOf"}}
     return prop
 
 
