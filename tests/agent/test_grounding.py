@@ -137,6 +137,7 @@ def test_movie_words_in_any_language_are_not_small_talk() -> None:
         "Kannst du mir einen Western empfehlen?",
         "Me recomende um filme de terror.",
         "Something scary to watch tonight?",
+        "I'm in the mood for a western.",
         "推荐几部科幻电影。",
     ):
         assert about_movies(text), text
