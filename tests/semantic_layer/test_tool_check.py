@@ -66,3 +66,18 @@ def test_a_genre_is_not_an_entity(entity: str) -> None:
         Information().check(InformationInput(entity=entity), ToolContext())
     dated = InformationInput(entity="Romance (1999)")  # the movie of that name, with its year
     assert Information().check(dated, ToolContext()) is dated
+
+
+@pytest.mark.parametrize(
+    ("movie", "rating", "stored_as"),
+    [("RoboCop 4", 4, "RoboCop"), ("Zootopia 5", 5, "Zootopia"), ("Se7en 5", 4, "Se7en 5")],
+)
+def test_a_rating_glued_to_the_title_is_taken_off(
+    context: ToolContext, movie: str, rating: float, stored_as: str
+) -> None:
+    from semantic_layer.tools.memory import Memory, MemoryInput
+
+    checked = Memory().check(MemoryInput(movie=movie, rating=rating), context)
+    assert checked.movie == stored_as
+    titled = MemoryInput(movie="Ocean's 11", rating=11 / 2.2)  # not the rating: kept
+    assert Memory().check(titled, context).movie == "Ocean's 11"
