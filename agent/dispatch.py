@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from semantic_layer.errors import ToolArgumentsError
 from semantic_layer.tools.contract import Tool, ToolContext
 from semantic_layer.tools.result import ToolResult
 
@@ -24,6 +25,20 @@ def describe_arguments(tool: Tool[Any]) -> str:
     return (
         ", ".join(f"{name} ({spec.get('type', 'any')})" for name, spec in props.items()) or "none"
     )
+
+
+def check_arguments(
+    tool: Tool[Any], arguments: BaseModel, ctx: ToolContext
+) -> tuple[BaseModel, str | None]:
+    """`tool.check` without raising: the arguments to run, and what is wrong with them (None:
+    nothing). A check that fails for another reason is skipped; the call will say it."""
+    try:
+        return tool.check(arguments, ctx), None
+    except ToolArgumentsError as e:
+        return arguments, str(e)
+    except Exception as e:
+        log.warning("tool %s: check skipped: %s", tool.name, e)
+        return arguments, None
 
 
 def run_tool(tool: Tool[Any], arguments: BaseModel, ctx: ToolContext) -> ToolResult:

@@ -39,6 +39,26 @@ def ungrounded_arguments(arguments: Mapping[str, Any], said: Iterable[str]) -> d
     }
 
 
+def about_movies(text: str) -> bool:
+    """Whether `text` asks about movies in so many words (movie, film, watch, recommend, in
+    English, French, German, Spanish, Italian, Portuguese, Chinese and Japanese, or a genre's
+    English name): then it is not small talk."""
+    words = _words(text)
+    return any(w.startswith(_MOVIE_STEMS) for w in words) or any(cue in text for cue in _MOVIE_CUES)
+
+
+# words for movies and asking for them, then the genres' English names ("a western")
+# fmt: off
+_MOVIE_STEMS = (
+    "movie", "film", "flick", "cine", "kino", "pelicul", "watch", "recommend", "recommand",
+    "recomend", "recomiend", "empfehl", "empfiehl", "suggest", "conseill", "consigli",
+    "comed", "horror", "thriller", "western", "documentar", "musical", "romanc", "romantic",
+    "fantas", "noir", "animat", "adventur", "myster", "drama", "crime",
+)
+# fmt: on
+_MOVIE_CUES = ("电影", "推荐", "映画", "おすすめ")
+
+
 def genre_mentioned(genre: str, said: Iterable[str]) -> bool:
     """Whether the user's words name `genre` (a MovieLens genre) in one of the known ways."""
     stems = _GENRE_STEMS.get(genre.casefold(), (genre.casefold()[:4],))

@@ -30,7 +30,7 @@ from typing import Any
 
 from agent.answer_check import Grounding, example_names, list_end, sentence_end
 from agent.answers import default_answer
-from agent.dispatch import describe_arguments, run_tool
+from agent.dispatch import check_arguments, describe_arguments, run_tool
 from agent.entities import resolved_entities
 from agent.errors import AgentError, LLMUnavailableError
 from agent.events import (
@@ -46,7 +46,7 @@ from agent.events import (
     ToolStarted,
 )
 from agent.grammar import FINAL_ANSWER, step_schema
-from agent.grounding import genre_mentioned, ungrounded_arguments
+from agent.grounding import about_movies, genre_mentioned, ungrounded_arguments
 from agent.llm.base import (
     LLM,
     MAX_NEW_TOKENS,
@@ -71,6 +71,7 @@ log = logging.getLogger(__name__)
 STOP_SEQUENCES = ["Observation:"]
 CONTEXT_TOKENS = 4096  # when the backend does not say its context window
 TRAILING_CHUNKS = 2  # after the JSON object closes: chunks still read, waiting for the usage
+SMALLTALK = "smalltalk"  # the tool for what is not about movies
 LOOP_SPAN = 80  # an answer whose last this many characters came before is looping: cut it there
 ANSWER_CHARS = 200  # past this, an answer stops at its next sentence end
 ANSWER_ITEMS = 3  # a list of `Title (year)` in an answer stops after this many
@@ -328,7 +329,9 @@ class Agent:
 
     def _correct(self, run: _Run, step: int, text: str, parsed: Malformed) -> Correction:
         observation = self._prompt.correction(parsed.problem, **parsed.details)
-        run.scratchpad.append(ScratchpadStep(reply=_clip(text), observation=observation))
+        run.scratchpad.append(
+            ScratchpadStep(reply=_clip(text), observation=observation, retry=True)
+        )
         run.fallback_answer = parsed.fallback_answer or run.fallback_answer
         return Correction(step=step, reason=parsed.problem, observation=observation)
 
@@ -366,7 +369,7 @@ class Agent:
                 arguments=describe_arguments(tool),
             )
             reply = _blob(call.thought, call.tool, call.args)
-            run.scratchpad.append(ScratchpadStep(reply=reply, observation=observation))
+            run.scratchpad.append(ScratchpadStep(reply=reply, observation=observation, retry=True))
             yield Correction(step=step, reason="invalid_arguments", observation=observation)
             return
         arguments = parsed.model_dump(mode="json", exclude_unset=True)
@@ -391,9 +394,28 @@ class Agent:
             run.questioned.add(key)
             values = ", ".join(f"{name}={value!r}" for name, value in ungrounded.items())
             observation = self._prompt.correction("ungrounded", values=values)
-            run.scratchpad.append(ScratchpadStep(reply=reply, observation=observation))
+            run.scratchpad.append(ScratchpadStep(reply=reply, observation=observation, retry=True))
             yield Correction(step=step, reason="ungrounded", observation=observation)
             return
+        if (
+            tool.name == SMALLTALK
+            and SMALLTALK not in run.questioned
+            and about_movies(run.question)
+        ):
+            run.questioned.add(SMALLTALK)  # "recommend me a western" is not chit-chat: once
+            observation = self._prompt.correction("about_movies")
+            run.scratchpad.append(ScratchpadStep(reply=reply, observation=observation, retry=True))
+            yield Correction(step=step, reason="about_movies", observation=observation)
+            return
+        parsed, wrong = check_arguments(tool, parsed, run.context)  # names the graph knows
+        if wrong is not None and f"kind {key}" not in run.questioned:  # a film as a person
+            run.questioned.add(f"kind {key}")
+            observation = self._prompt.correction("wrong_kind", tool=tool.name, errors=wrong)
+            run.scratchpad.append(ScratchpadStep(reply=reply, observation=observation, retry=True))
+            yield Correction(step=step, reason="wrong_kind", observation=observation)
+            return
+        arguments = parsed.model_dump(mode="json", exclude_unset=True)
+        key = json.dumps([tool.name, arguments], sort_keys=True, default=str)
         if key in run.calls:
             observation = self._prompt.correction("repeated_call", tool=tool.name)
             run.scratchpad.append(ScratchpadStep(reply=reply, observation=observation))

@@ -82,6 +82,7 @@ def _templates(directory: Path = PROMPTS_DIR) -> dict[str, PromptTemplate]:
         "observation": PromptTemplate.load("observation", {"observation"}, directory),
         "final_only": PromptTemplate.load("final_only", {"observation"}, directory),
         "language": PromptTemplate.load("language", {"language"}, directory),
+        "retry": PromptTemplate.load("retry", {"observation"}, directory),
         **{
             name: PromptTemplate.load(f"corrections/{name}", inputs, directory)
             for name, inputs in _CORRECTIONS.items()
@@ -97,6 +98,8 @@ _CORRECTIONS: dict[str, set[str]] = {
     "invalid_arguments": {"tool", "errors", "arguments"},
     "repeated_call": {"tool"},
     "ungrounded": {"values"},
+    "wrong_kind": {"tool", "errors"},
+    "about_movies": set(),
 }
 
 
@@ -106,6 +109,7 @@ class ScratchpadStep:
 
     reply: str  # the assistant turn, as a JSON blob
     observation: str
+    retry: bool = False  # a correction: the model is to try again, not to answer yet
 
 
 class ReactPrompt:
@@ -146,8 +150,9 @@ class ReactPrompt:
         hint = self._language_hint(question)
         for i, step in enumerate(scratchpad):
             last = final_only and i == len(scratchpad) - 1
-            template = self._templates["final_only" if last else "observation"]
-            content = template.format(observation=step.observation) + hint
+            name = "final_only" if last else "retry" if step.retry else "observation"
+            content = self._templates[name].format(observation=step.observation)
+            content += "" if step.retry else hint  # a correction asks for a tool, not the answer
             messages.append(ChatMessage(role="assistant", content=step.reply))
             messages.append(ChatMessage(role="user", content=content))
         first = messages[0]
@@ -197,12 +202,13 @@ def describe_tool(tool: Tool[Any]) -> str:
 
 
 def _non_null(prop: dict[str, Any]) -> dict[str, Any]:
-    """`X | None` shown as X."""
+    """`X | None` shown as X; the field's own description wins over its type's (an enum's
+    docstring must not replace what the field says about when to use it)."""
     options = prop.get("anyOf")
     if isinstance(options, list):
         non_null = [o for o in options if o.get("type") != "null"]
         if len(non_null) == 1:
-            return {**{k: v for k, v in prop.items() if k != "anyOf"}, **non_null[0]}
+            return {**non_null[0], **{k: v for k, v in prop.items() if k != "anyOf"}}
     return prop
 
 

@@ -1,9 +1,10 @@
 """Scores one outcome against its question, and aggregates scores overall and per category.
 
-- tool choice: the first tool called (or none) is one of the expected tools;
-- arguments: the first call to an expected tool has every expected key argument, compared with
-  `same_value` (case, accents, articles, a year in parentheses and number types do not matter);
-  no such call counts as wrong; questions without expected arguments are not counted;
+- tool choice: the first tool called (or none) is one of the expected tools (or an `also`);
+- arguments: the first call to an expected tool has every key argument expected of that tool,
+  compared with `same_value` (case, accents, articles, a year in parentheses and number types
+  do not matter); no such call counts as wrong; questions without expected arguments are not
+  counted;
 - facts: every expected fact occurs in the answer (`contains_fact`); the fact-level rate is
   reported too; questions without facts are not counted;
 - parse failures: model replies that could not be read (total, and questions with at least one);
@@ -54,15 +55,17 @@ class Summary(BaseModel):
 
 def score(question: Question, outcome: Outcome) -> Score:
     expected = question.expect
+    accepted = expected.accepted()
     first = outcome.tools[0].tool if outcome.tools else None
-    tool_ok = any(_same_tool(t, first) for t in expected.tool)
+    tool_ok = any(_same_tool(t, first) for t, _ in accepted)
     args_ok: bool | None = None
-    if expected.args:
-        call = next(
-            (u for u in outcome.tools if any(_same_tool(t, u.tool) for t in expected.tool)), None
+    if any(args for _, args in accepted):
+        calls = (
+            (use, args) for use in outcome.tools for t, args in accepted if _same_tool(t, use.tool)
         )
+        call = next(calls, None)
         args_ok = call is not None and all(
-            _matches(value, call.input.get(key)) for key, value in expected.args.items()
+            _matches(value, call[0].input.get(key)) for key, value in call[1].items()
         )
     found = sum(contains_fact(outcome.answer, fact) for fact in expected.facts)
     total = len(expected.facts)

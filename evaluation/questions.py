@@ -4,7 +4,9 @@ Each entry names the question, its category and language, optional chat history,
 ratings the session user has already given (stored before the question runs), and what is
 expected: the tool of the first call (`null` = answer without a tool; a list = any of these),
 key arguments of that call (only the keys listed are checked; a list value = any of these),
-and facts the answer must contain. `verify` is free-form and only read by the set's own test.
+and facts the answer must contain. `also` names other tools that answer the question as well
+(their result holds the facts too), each with its own key arguments: "Films directed by X?"
+is answered by `information` about X and by `top_movies_by_director` with `director: X`. `verify` is free-form and only read by the set's own test.
 
 Every problem is reported with the file, the line and the entry, all at once.
 """
@@ -41,11 +43,27 @@ class Rating(BaseModel):
     rating: int = Field(ge=1, le=5)
 
 
+Args = dict[str, Scalar | list[Scalar]]
+
+
+class Alternative(BaseModel):
+    """Another tool that answers the question, with the key arguments it must get."""
+
+    model_config = ConfigDict(extra="forbid")
+    tool: str = Field(min_length=1)
+    args: Args = Field(default_factory=dict)
+
+
 class Expectation(BaseModel):
     model_config = ConfigDict(extra="forbid")
     tool: list[str | None] = Field(description="accepted tools of the first call; None = no tool")
-    args: dict[str, Scalar | list[Scalar]] = Field(default_factory=dict)
+    args: Args = Field(default_factory=dict)
     facts: list[str] = Field(default_factory=list)
+    also: list[Alternative] = Field(default_factory=list)
+
+    def accepted(self) -> list[tuple[str | None, Args]]:
+        """Every accepted first tool with the key arguments it must get."""
+        return [(t, self.args) for t in self.tool] + [(a.tool, a.args) for a in self.also]
 
     @field_validator("tool", mode="before")
     @classmethod
@@ -85,7 +103,7 @@ class QuestionSet(BaseModel):
     questions: list[Question]
 
     def tool_names(self) -> set[str]:
-        return {t for q in self.questions for t in q.expect.tool if t is not None}
+        return {t for q in self.questions for t, _ in q.expect.accepted() if t is not None}
 
 
 def load_questions(path: Path | str) -> QuestionSet:

@@ -55,11 +55,13 @@ class EntityNotFoundError(SemanticLayerError):
 
 
 class AmbiguousEntityError(SemanticLayerError):
-    """Several movies or people match; the user has to choose one of `candidates`."""
+    """Several movies or people match; the user has to choose one of `candidates`
+    (`loose`: guesses at a misspelling, none of them called what was typed)."""
 
-    def __init__(self, message: str, candidates: list[Any]) -> None:
+    def __init__(self, message: str, candidates: list[Any], *, loose: bool = False) -> None:
         super().__init__(message)
         self.candidates = candidates
+        self.loose = loose
 
 
 class ToolDeclarationError(SemanticLayerError):

@@ -135,6 +135,7 @@ def _fuzzy(graph: Reader, typed: str, norm: str, words: str, year: int | None) -
         + ", ".join(c.label for c in candidates)
         + "?",
         candidates,
+        loose=True,
     )
 
 

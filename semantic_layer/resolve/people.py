@@ -70,4 +70,5 @@ def resolve_person(graph: Reader, text: str | None) -> PersonRef:
         + ", ".join(c.label for c in candidates)
         + "?",
         candidates,
+        loose=True,
     )

@@ -96,6 +96,13 @@ class Tool[InputT: BaseModel](ABC):
         result.queries = traced.queries + result.queries
         return result
 
+    def check(self, arguments: InputT, ctx: ToolContext) -> InputT:
+        """The validated arguments as they should run, checked against the graph before the
+        call (the agent does it before it runs a call): a name read as the kind of thing the
+        graph knows it as, or `ToolArgumentsError` saying what a name is not. Most tools have
+        nothing to check."""
+        return arguments
+
     @abstractmethod
     def execute(self, arguments: InputT, graph: TracedGraph, session: Session) -> ToolResult:
         """Run on validated `arguments` for `session`; queries go through `graph` to be traced."""

@@ -14,12 +14,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from semantic_layer.errors import ToolDeclarationError
+from semantic_layer.errors import ToolArgumentsError, ToolDeclarationError
 from semantic_layer.graph.queries import default_cypher_root
 from semantic_layer.resolve import resolve_movie, resolve_person
+from semantic_layer.resolve.kind import Fit, fit, other
 from semantic_layer.session import Session
 from semantic_layer.settings import GraphSettings
-from semantic_layer.tools.contract import Tool, writing_user
+from semantic_layer.tools.contract import Tool, ToolContext, writing_user
 from semantic_layer.tools.genre import Genre
 from semantic_layer.tools.header import ParamSpec, ToolSpec, parse_tool_file
 from semantic_layer.tools.payloads import Rows
@@ -44,6 +45,26 @@ class DeclaredTool(Tool[BaseModel]):
         self.input_model = input_model(spec)
         self.mode = spec.mode
         self.source = spec.path
+
+    def check(self, arguments: BaseModel, ctx: ToolContext) -> BaseModel:
+        """A `movie` or `person` parameter must name one: a film given as a person ("movies
+        together" with a title and a genre) is sent back, saying what it is instead."""
+        if ctx.graph is None:
+            return arguments
+        graph = TracedGraph(ctx.graph)
+        problems = []
+        for param in self.spec.params:
+            value = getattr(arguments, param.name)
+            if param.type not in ("movie", "person") or not isinstance(value, str):
+                continue
+            here = fit(graph, value, param.type)
+            there = fit(graph, value, other(param.type))
+            if here == Fit.NONE or (here == Fit.LOOSE and there == Fit.BY_NAME):
+                instead = f", it is a {other(param.type)}" if there == Fit.BY_NAME else ""
+                problems.append(f"{param.name}: {value!r} is not a {param.type}{instead}")
+        if problems:
+            raise ToolArgumentsError("; ".join(problems))
+        return arguments
 
     def execute(self, arguments: BaseModel, graph: TracedGraph, session: Session) -> ToolResult:
         values: dict[str, Any] = {}

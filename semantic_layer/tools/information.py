@@ -6,9 +6,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from semantic_layer.errors import ToolArgumentsError
 from semantic_layer.resolve import resolve_movie, resolve_person
+from semantic_layer.resolve.kind import Fit, fit, other
 from semantic_layer.session import Session
-from semantic_layer.tools.contract import Tool
+from semantic_layer.tools.contract import Tool, ToolContext
+from semantic_layer.tools.genre import Genre
 from semantic_layer.tools.payloads import Film, MovieCard, PersonCard
 from semantic_layer.tools.result import ToolResult
 from semantic_layer.tools.trace import TracedGraph
@@ -38,6 +41,24 @@ class Information(Tool[InformationInput]):
         "in?' and 'tell me about X'."
     )
     input_model = InformationInput
+
+    def check(self, args: InformationInput, ctx: ToolContext) -> InformationInput:
+        """A name the graph knows only as the other kind is looked up as that kind: a director
+        asked about as a movie, a title asked about as a person. A genre is not an entity
+        ("in the mood for a western"): sent back, the recommender takes genres."""
+        if _genre(args.entity) is not None:
+            raise ToolArgumentsError(
+                f"entity: {args.entity!r} is a genre, not a movie or a person; "
+                "the recommender takes a genre"
+            )
+        if ctx.graph is None:
+            return args
+        graph = TracedGraph(ctx.graph)
+        kind = args.entity_type
+        here, there = fit(graph, args.entity, kind), fit(graph, args.entity, other(kind))
+        if there > here and (there == Fit.BY_NAME or here == Fit.NONE):
+            return args.model_copy(update={"entity_type": other(kind)})
+        return args
 
     def execute(self, args: InformationInput, graph: TracedGraph, session: Session) -> ToolResult:
         if args.entity_type == "person":
@@ -96,6 +117,16 @@ class Information(Tool[InformationInput]):
 def _best_known(film: dict[str, Any]) -> tuple[int, int, str]:
     """Most rated first (what "name a few" should name), then the older, then by title."""
     return (-(film["ratingCount"] or 0), film["year"] or 0, film["title"])
+
+
+def _genre(text: str) -> Genre | None:
+    """The genre `text` names exactly ("western", "Sci-Fi", "comedies"), if any."""
+    if any(c.isdigit() for c in text):  # "Romance (1999)" is the movie
+        return None
+    try:
+        return Genre(text.strip())
+    except ValueError:
+        return None
 
 
 def _film(film: dict[str, Any]) -> Film:

@@ -7,8 +7,9 @@ import time
 from pydantic import BaseModel, Field
 
 from semantic_layer.resolve import resolve_movie
+from semantic_layer.resolve.kind import Fit, fit
 from semantic_layer.session import Session
-from semantic_layer.tools.contract import Tool, writing_user
+from semantic_layer.tools.contract import Tool, ToolContext, writing_user
 from semantic_layer.tools.payloads import StoredRating
 from semantic_layer.tools.result import ToolResult
 from semantic_layer.tools.trace import TracedGraph
@@ -35,6 +36,17 @@ class Memory(Tool[MemoryInput]):
     )
     input_model = MemoryInput
     mode = "write"
+
+    def check(self, args: MemoryInput, ctx: ToolContext) -> MemoryInput:
+        """The rating glued to the title ("I rate RoboCop 4 stars" as movie "RoboCop 4",
+        rating 4) is taken off when only the title without it names a movie."""
+        head, _, tail = args.movie.rpartition(" ")
+        if ctx.graph is None or not head or not _same_number(tail, args.rating):
+            return args
+        graph = TracedGraph(ctx.graph)
+        if fit(graph, args.movie, "movie") < Fit.BY_NAME <= fit(graph, head, "movie"):
+            return args.model_copy(update={"movie": head})
+        return args
 
     def execute(self, args: MemoryInput, graph: TracedGraph, session: Session) -> ToolResult:
         session.require_writable()  # a MovieLens demo user: refused with a sentence
@@ -65,3 +77,10 @@ class Memory(Tool[MemoryInput]):
                 user_id=user_id,
             ),
         )
+
+
+def _same_number(text: str, rating: float) -> bool:
+    try:
+        return float(text) == rating
+    except ValueError:
+        return False

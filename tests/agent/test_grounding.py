@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from pydantic import BaseModel
+
 from agent import Agent, Correction
-from agent.grounding import genre_mentioned, ungrounded_arguments
-from tests.agent.fakes import ScriptedLLM, ScriptedTool, call, final
+from agent.grounding import about_movies, genre_mentioned, ungrounded_arguments
+from semantic_layer.errors import ToolArgumentsError
+from tests.agent.fakes import ScriptedLLM, ScriptedTool, call, final, information, recommender
 
 
 def test_names_from_the_question_or_history_pass_loosely() -> None:
@@ -81,3 +86,87 @@ def test_an_unasked_genre_is_left_out_of_a_movie_recommendation(
     llm = ScriptedLLM(call("recommender", movie="Heat", genre="Comedy"), final("Try Ronin."))
     result = Agent(llm, tools).ask("Something like Heat, but a comedy?")
     assert result.steps[0].input == {"movie": "Heat", "genre": "Comedy"}
+
+
+class _Together(ScriptedTool):
+    """Takes two people; the graph (here a set) knows only some names as people."""
+
+    def check(self, arguments: Any, ctx: Any) -> Any:
+        wrong = [v for v in dict(arguments).values() if v not in {"Tom Hanks", "Meg Ryan"}]
+        if wrong:
+            raise ToolArgumentsError(f"{wrong[0]!r} is not a person, it is a movie")
+        return arguments
+
+
+def test_a_name_of_the_wrong_kind_goes_back_before_the_tool_runs() -> None:
+    together = _Together("movies_together", "Two people's movies.", _TwoPeople)
+    recommend = recommender()
+    llm = ScriptedLLM(
+        call("movies_together", first_person="Saving Private Ryan", second_person="War"),
+        call("recommender", movie="Saving Private Ryan"),
+        final("Try Band of Brothers."),
+    )
+    agent = Agent(llm, [together, recommend])
+    events = list(agent.stream("War movies for fans of Saving Private Ryan?"))
+    (correction,) = [e for e in events if isinstance(e, Correction)]
+    assert correction.reason == "wrong_kind"
+    assert "'Saving Private Ryan' is not a person" in correction.observation
+    assert together.calls == [] and recommend.calls[0]["movie"] == "Saving Private Ryan"
+
+
+class _TwoPeople(BaseModel):
+    first_person: str
+    second_person: str
+
+
+class _Kinded(ScriptedTool):
+    def check(self, arguments: Any, ctx: Any) -> Any:
+        return arguments.model_copy(update={"entity_type": "person"})
+
+
+def test_a_checked_call_runs_and_is_reported_as_checked() -> None:
+    info = _Kinded("information", "Facts.", information().input_model)
+    llm = ScriptedLLM(call("information", entity="Denis Villeneuve"), final("Sicario, Enemy."))
+    result = Agent(llm, [info]).ask("Tell me about Denis Villeneuve.")
+    assert result.steps[0].input == {"entity": "Denis Villeneuve", "entity_type": "person"}
+    assert info.calls[0]["entity_type"] == "person" and len(llm.requests) == 2
+
+
+def test_movie_words_in_any_language_are_not_small_talk() -> None:
+    for text in (
+        "Kannst du mir einen Western empfehlen?",
+        "Me recomende um filme de terror.",
+        "Something scary to watch tonight?",
+        "I'm in the mood for a western.",
+        "推荐几部科幻电影。",
+    ):
+        assert about_movies(text), text
+    for text in ("Hi there!", "What is the population of Chicago?", "How do I cook ratatouille?"):
+        assert not about_movies(text), text
+
+
+def test_small_talk_about_movies_goes_back_once(tools: list[ScriptedTool]) -> None:
+    chat = ScriptedTool("smalltalk", "Greetings.", _Chat)
+    llm = ScriptedLLM(
+        call("smalltalk", query="hi"),
+        call("recommender", genre="Comedy"),
+        final("Try Airplane!"),
+    )
+    events = list(Agent(llm, [*tools, chat]).stream("Can you recommend a funny movie?"))
+    (correction,) = [e for e in events if isinstance(e, Correction)]
+    assert correction.reason == "about_movies" and chat.calls == []
+    assert tools[0].calls[0]["genre"] == "Comedy"
+
+
+class _Chat(BaseModel):
+    query: str | None = None
+
+
+def test_a_call_sent_back_as_ungrounded_is_still_checked_when_repeated() -> None:
+    together = _Together("movies_together", "Two people's movies.", _TwoPeople)
+    recommend = recommender()
+    wrong = call("movies_together", first_person="Braveheart", second_person="Gladiator")
+    llm = ScriptedLLM(wrong, wrong, call("recommender", movie="Braveheart"), final("Try Rob Roy."))
+    events = list(Agent(llm, [together, recommend]).stream("What should I see after Braveheart?"))
+    reasons = [e.reason for e in events if isinstance(e, Correction)]
+    assert reasons == ["ungrounded", "wrong_kind"] and together.calls == []

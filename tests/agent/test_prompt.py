@@ -8,7 +8,13 @@ import pytest
 
 from agent.llm.base import ChatMessage
 from agent.llm.chat_template import render_mixtral
-from agent.prompt import PromptTemplate, PromptTemplateError, ReactPrompt, ScratchpadStep
+from agent.prompt import (
+    PromptTemplate,
+    PromptTemplateError,
+    ReactPrompt,
+    ScratchpadStep,
+    describe_tool,
+)
 from tests.agent.fakes import ScriptedTool
 
 
@@ -82,3 +88,25 @@ def test_mixtral_template_refuses_broken_turns() -> None:
         render_mixtral(
             [ChatMessage(role="user", content="a"), ChatMessage(role="user", content="b")]
         )
+
+
+def test_an_optional_enum_argument_keeps_its_own_description() -> None:
+    """`genre: Genre | None` with its Field description: the prompt shows that description
+    (when to pass a genre), not the Genre enum's docstring that JSON Schema puts beside it."""
+    from semantic_layer.tools.recommender import Recommender
+
+    line = next(line for line in describe_tool(Recommender()).splitlines() if "genre (" in line)
+    assert "Only when the user asks for a kind of movie" in line
+    assert "Unknown names fail validation" not in line
+
+
+def test_a_correction_asks_to_try_again_not_to_answer(tools: list[ScriptedTool]) -> None:
+    """After a correction the model is to call the right tool: the Observation of a real
+    result pushes towards the answer, a correction does not (the model answered instead)."""
+    pad = [
+        ScratchpadStep(reply="{}", observation="The user did not mention X.", retry=True),
+        ScratchpadStep(reply="{}", observation='{"ok": true}'),
+    ]
+    messages = ReactPrompt(tools).messages("q", scratchpad=pad)
+    assert messages[2].content == "Observation: The user did not mention X."
+    assert "Final Answer" in messages[4].content

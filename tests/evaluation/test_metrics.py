@@ -158,3 +158,33 @@ from pydantic import BaseModel  # noqa: E402
 class _RatingInput(BaseModel):
     movie: str
     rating: int
+
+
+def test_an_also_tool_counts_with_its_own_arguments() -> None:
+    """`also`: another tool that answers the question, checked against its own key arguments."""
+    from evaluation.metrics import score
+    from evaluation.outcome import ToolUse
+
+    question = Question.model_validate(
+        {
+            "id": "q",
+            "question": "Films directed by Sam Mendes?",
+            "category": "info_person",
+            "expect": {
+                "tool": "information",
+                "args": {"entity": "Sam Mendes", "entity_type": "person"},
+                "also": [{"tool": "top_movies_by_director", "args": {"director": "Sam Mendes"}}],
+            },
+        }
+    )
+
+    def scored(tool: str, **args: Any) -> tuple[bool, bool | None]:
+        use = ToolUse(tool=tool, input=args)
+        outcome = Outcome(id="q", category="c", language="en", subject="agent", tools=[use])
+        result = score(question, outcome)
+        return result.tool_ok, result.args_ok
+
+    assert scored("top_movies_by_director", director="sam mendes") == (True, True)
+    assert scored("top_movies_by_director", director="Spike Lee") == (True, False)
+    assert scored("information", entity="Sam Mendes", entity_type="person") == (True, True)
+    assert scored("movies_together", first_person="Sam Mendes") == (False, False)

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from evaluation.normalize import fold, normalize_name
+from evaluation.normalize import contains_fact, fold, normalize_name
 from evaluation.questions import DEFAULT_SET, Question, load_questions
 
 SET = DEFAULT_SET
@@ -119,9 +119,28 @@ def test_expected_tools_exist(movie_graph: Any) -> None:
     names = set(tools)
     assert {t.casefold() for t in TOOLS} <= names
     for q in load_questions(SET).questions:
-        for tool in q.expect.tool:
+        for tool, args in q.expect.accepted():
             if tool is not None:
-                assert set(q.expect.args) <= set(tools[tool].input_model.model_fields), q.id
+                assert set(args) <= set(tools[tool].input_model.model_fields), q.id
+
+
+def test_also_tools_return_the_facts(movie_graph: Any) -> None:
+    """A question accepts another tool (`also`) only where that tool's result holds its facts."""
+    from semantic_layer.session import Session
+    from semantic_layer.tools import ToolContext, build_tools
+
+    tools = {t.name: t for t in build_tools()}
+    context = ToolContext(movie_graph, Session())
+    checked = 0
+    for q in load_questions(SET).questions:
+        for alternative in q.expect.also:
+            args = {k: v[0] if isinstance(v, list) else v for k, v in alternative.args.items()}
+            result = tools[alternative.tool].run(args, context)
+            text = result.model_dump_json()
+            for fact in q.expect.facts:
+                assert contains_fact(text, fact), f"{q.id}: {alternative.tool} lacks {fact!r}"
+            checked += 1
+    assert checked
 
 
 def _holds(claim: dict[str, Any], data: dict[str, Any]) -> bool:
