@@ -23,6 +23,8 @@ from collections.abc import Iterable, Mapping
 from difflib import SequenceMatcher
 from typing import Any
 
+from semantic_layer.tools.genre import Genre
+
 _NAMING = re.compile(r"(?:\w+_)?(?:movie|entity|person|director|actor|title)")
 _WORD = re.compile(r"\w+")
 _IGNORED = frozenset({"the", "a", "an", "of", "and", "le", "la", "les", "l", "der", "die", "das"})
@@ -70,6 +72,16 @@ def genre_mentioned(genre: str, said: Iterable[str]) -> bool:
     )
 
 
+def genre_named(question: str, leave_out: Iterable[str] = ()) -> str | None:
+    """The one MovieLens genre the question's words name ("a horror movie tonight",
+    "una buena comedia", "アニメ映画"), or None when they name none or several. Words of
+    `leave_out` (the titles in the call: "Scarface", "Star Wars") do not count."""
+    skip = {w for text in leave_out for w in _words(text)}
+    text = " ".join(w for w in _words(question) if w not in skip)
+    named = [g for g in _GENRE_STEMS if genre_mentioned(g, [text])]
+    return _GENRE_NAMES.get(named[0]) if len(named) == 1 else None
+
+
 # fmt: off
 _GENRE_STEMS: dict[str, tuple[str, ...]] = {
     "action": ("action", "accion", "动作", "アクション"),
@@ -93,6 +105,7 @@ _GENRE_STEMS: dict[str, tuple[str, ...]] = {
     "western": ("western", "cowboy", "西部"),
 }
 # fmt: on
+_GENRE_NAMES = {genre.value.casefold(): genre.value for genre in Genre}
 
 
 def _grounded(value: str, words: set[str]) -> bool:

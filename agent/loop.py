@@ -20,6 +20,7 @@ model copies the prompt's examples, and every answer token is waited for).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import re
@@ -46,7 +47,7 @@ from agent.events import (
     ToolStarted,
 )
 from agent.grammar import FINAL_ANSWER, step_schema
-from agent.grounding import about_movies, genre_mentioned, ungrounded_arguments
+from agent.grounding import about_movies, genre_mentioned, genre_named, ungrounded_arguments
 from agent.llm.base import (
     LLM,
     MAX_NEW_TOKENS,
@@ -389,6 +390,11 @@ class Agent:
             del arguments["genre"]  # "like Heat" is not "Heat, and Action"
         if len(arguments) < len(parsed.model_fields_set):  # some were left out: run without them
             parsed = tool.parse(arguments)
+        if not arguments and "genre" in tool.input_model.model_fields:
+            named = genre_named(run.question)  # "a horror movie tonight" called with nothing
+            with contextlib.suppress(ToolArgumentsError):  # a genre this tool does not know
+                parsed = tool.parse({"genre": named}) if named else parsed
+                arguments = parsed.model_dump(mode="json", exclude_unset=True)
         key = json.dumps([tool.name, arguments], sort_keys=True, default=str)
         if ungrounded and key not in run.questioned:  # asked once; the same call again is run
             run.questioned.add(key)

@@ -170,3 +170,30 @@ def test_a_call_sent_back_as_ungrounded_is_still_checked_when_repeated() -> None
     events = list(Agent(llm, [together, recommend]).stream("What should I see after Braveheart?"))
     reasons = [e.reason for e in events if isinstance(e, Correction)]
     assert reasons == ["ungrounded", "wrong_kind"] and together.calls == []
+
+
+def test_the_one_genre_a_question_names_is_found_in_its_own_words() -> None:
+    from agent.grounding import genre_named
+
+    assert genre_named("I want to watch a horror movie tonight. Any suggestions?") == "Horror"
+    assert genre_named("What are some great sci-fi films?") == "Sci-Fi"
+    assert genre_named("Recomiéndame una buena comedia.") == "Comedy"
+    assert genre_named("おすすめのアニメ映画を教えてください。") == "Animation"
+    assert genre_named("What should I watch tonight, going by my ratings?") is None
+    assert genre_named("A funny horror movie?") is None  # two genres: not for us to pick
+    assert genre_named("Something like Scarface", leave_out=["Scarface"]) is None
+
+
+def test_a_recommender_call_without_arguments_gets_the_genre_the_user_named(
+    tools: list[ScriptedTool],
+) -> None:
+    llm = ScriptedLLM(call("recommender"), final("Prueba Dr. Strangelove."))
+    result = Agent(llm, tools).ask("Recomiéndame una buena comedia.")
+    assert tools[0].calls[-1]["genre"] == "Comedy"
+    assert result.steps[0].input == {"genre": "Comedy"} and len(llm.requests) == 2
+    for question in (
+        "What should I watch tonight, going by my ratings?",  # no genre named
+        "I want to watch a horror movie tonight.",  # a genre this tool's model does not take
+    ):
+        llm = ScriptedLLM(call("recommender"), final("Try Heat."))
+        assert Agent(llm, tools).ask(question).steps[0].input == {}
