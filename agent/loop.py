@@ -329,12 +329,16 @@ class Agent:
         return finish, usage
 
     def _correct(self, run: _Run, step: int, text: str, parsed: Malformed) -> Correction:
-        observation = self._prompt.correction(parsed.problem, **parsed.details)
-        run.scratchpad.append(
-            ScratchpadStep(reply=_clip(text), observation=observation, retry=True)
-        )
         run.fallback_answer = parsed.fallback_answer or run.fallback_answer
-        return Correction(step=step, reason=parsed.problem, observation=observation)
+        return self._send_back(run, step, _clip(text), parsed.problem, **parsed.details)
+
+    def _send_back(
+        self, run: _Run, step: int, reply: str, reason: str, **details: str
+    ) -> Correction:
+        """The reply goes back with the `reason` correction as its Observation: try again."""
+        observation = self._prompt.correction(reason, **details)
+        run.scratchpad.append(ScratchpadStep(reply=reply, observation=observation, retry=True))
+        return Correction(step=step, reason=reason, observation=observation)
 
     def _messages(self, run: _Run, final_only: bool) -> list[ChatMessage]:
         """The prompt, with the oldest history pairs left out while it would not fit."""
@@ -363,15 +367,11 @@ class Agent:
         try:
             parsed = tool.parse(call.args)
         except ToolArgumentsError as e:
-            observation = self._prompt.correction(
-                "invalid_arguments",
-                tool=tool.name,
-                errors=str(e),
-                arguments=describe_arguments(tool),
-            )
             reply = _blob(call.thought, call.tool, call.args)
-            run.scratchpad.append(ScratchpadStep(reply=reply, observation=observation, retry=True))
-            yield Correction(step=step, reason="invalid_arguments", observation=observation)
+            yield self._send_back(
+                run, step, reply, "invalid_arguments",
+                tool=tool.name, errors=str(e), arguments=describe_arguments(tool),
+            )  # fmt: skip
             return
         arguments = parsed.model_dump(mode="json", exclude_unset=True)
         # with a grammar the reply is exactly one JSON object: kept verbatim, the next prompt
@@ -399,9 +399,7 @@ class Agent:
         if ungrounded and key not in run.questioned:  # asked once; the same call again is run
             run.questioned.add(key)
             values = ", ".join(f"{name}={value!r}" for name, value in ungrounded.items())
-            observation = self._prompt.correction("ungrounded", values=values)
-            run.scratchpad.append(ScratchpadStep(reply=reply, observation=observation, retry=True))
-            yield Correction(step=step, reason="ungrounded", observation=observation)
+            yield self._send_back(run, step, reply, "ungrounded", values=values)
             return
         if (
             tool.name == SMALLTALK
@@ -409,16 +407,12 @@ class Agent:
             and about_movies(run.question)
         ):
             run.questioned.add(SMALLTALK)  # "recommend me a western" is not chit-chat: once
-            observation = self._prompt.correction("about_movies")
-            run.scratchpad.append(ScratchpadStep(reply=reply, observation=observation, retry=True))
-            yield Correction(step=step, reason="about_movies", observation=observation)
+            yield self._send_back(run, step, reply, "about_movies")
             return
         parsed, wrong = check_arguments(tool, parsed, run.context)  # names the graph knows
         if wrong is not None and f"kind {key}" not in run.questioned:  # a film as a person
             run.questioned.add(f"kind {key}")
-            observation = self._prompt.correction("wrong_kind", tool=tool.name, errors=wrong)
-            run.scratchpad.append(ScratchpadStep(reply=reply, observation=observation, retry=True))
-            yield Correction(step=step, reason="wrong_kind", observation=observation)
+            yield self._send_back(run, step, reply, "wrong_kind", tool=tool.name, errors=wrong)
             return
         arguments = parsed.model_dump(mode="json", exclude_unset=True)
         key = json.dumps([tool.name, arguments], sort_keys=True, default=str)
