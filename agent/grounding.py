@@ -65,7 +65,8 @@ def genre_mentioned(genre: str, said: Iterable[str]) -> bool:
     """Whether the user's words name `genre` (a MovieLens genre) in one of the known ways."""
     stems = _GENRE_STEMS.get(genre.casefold(), (genre.casefold()[:4],))
     texts = [" ".join(_words(text)) for text in said]
-    words = {w for text in texts for w in text.split()}
+    other = _NOT_GENRE_STEMS.get(genre.casefold(), ())
+    words = {w for text in texts for w in text.split() if not w.startswith(other)}
     return any(
         any(w.startswith(stem) for w in words) if stem.isascii() else any(stem in t for t in texts)
         for stem in stems
@@ -99,12 +100,14 @@ _GENRE_STEMS: dict[str, tuple[str, ...]] = {
     "musical": ("music", "musik", "musica", "歌舞", "ミュージカル"),
     "mystery": ("myster", "whodunit", "悬疑", "ミステリー"),
     "romance": ("roman", "date", "amour", "liebe", "爱情", "恋愛", "ロマンス"),
-    "sci-fi": ("sci", "science", "space", "科幻", "sf"),
+    "sci-fi": ("sci", "science", "space", "fantascien", "ficcion", "ficcao", "科幻", "sf"),
     "thriller": ("thrill", "suspens", "惊悚", "スリラー"),
     "war": ("war", "guerre", "krieg", "guerra", "战争", "戦争"),
     "western": ("western", "cowboy", "西部"),
 }
 # fmt: on
+# words that begin like one genre and name another: "fantascienza" is science fiction, not fantasy
+_NOT_GENRE_STEMS: dict[str, tuple[str, ...]] = {"fantasy": ("fantascien",)}
 _GENRE_NAMES = {genre.value.casefold(): genre.value for genre in Genre}
 
 

@@ -47,7 +47,8 @@ from agent.events import (
     ToolStarted,
 )
 from agent.grammar import FINAL_ANSWER, step_schema
-from agent.grounding import about_movies, genre_mentioned, genre_named, ungrounded_arguments
+from agent.grounding import about_movies, genre_mentioned, ungrounded_arguments
+from agent.intent import complete_arguments, redirect
 from agent.llm.base import (
     LLM,
     MAX_NEW_TOKENS,
@@ -128,11 +129,8 @@ class Agent:
         self._tool_specs = tool_specs(list(tools))  # for backends that call tools natively
         # With `tool_first`, the first step's grammar admits only a tool call (smalltalk included),
         # so even a small model answers from what the graph returned.
-        self._first_schema = (
-            step_schema(list(tools), tools_only=True, thought=thought)
-            if tool_first and max_steps > 1
-            else None
-        )
+        self._tools_only_schema = step_schema(list(tools), tools_only=True, thought=thought)
+        self._first_schema = self._tools_only_schema if tool_first and max_steps > 1 else None
 
     def warm_up(self) -> None:
         """Send the static head of the prompt (rules and tools) once, generating one token, so
@@ -214,6 +212,9 @@ class Agent:
     def _step_schema(self, run: _Run, step: int, final_only: bool) -> dict[str, Any]:
         if final_only or run.answer_only:
             return self._final_schema
+        if run.must_call:  # a correction named the call to make: no answer before it
+            run.must_call = False
+            return self._tools_only_schema
         if step == 1 and self._first_schema is not None:
             return self._first_schema
         offered = frozenset(name for name in self.tools if name not in run.answered_by)
@@ -390,16 +391,21 @@ class Agent:
             del arguments["genre"]  # "like Heat" is not "Heat, and Action"
         if len(arguments) < len(parsed.model_fields_set):  # some were left out: run without them
             parsed = tool.parse(arguments)
-        if not arguments and "genre" in tool.input_model.model_fields:
-            named = genre_named(run.question)  # "a horror movie tonight" called with nothing
+        completed = complete_arguments(tool, arguments, run.question, run.context.graph)
+        if completed != arguments:  # the movie or genre the question names, left out or misread
             with contextlib.suppress(ToolArgumentsError):  # a genre this tool does not know
-                parsed = tool.parse({"genre": named}) if named else parsed
-                arguments = parsed.model_dump(mode="json", exclude_unset=True)
+                parsed, arguments = tool.parse(completed), completed
         key = json.dumps([tool.name, arguments], sort_keys=True, default=str)
         if ungrounded and key not in run.questioned:  # asked once; the same call again is run
             run.questioned.add(key)
             values = ", ".join(f"{name}={value!r}" for name, value in ungrounded.items())
             yield self._send_back(run, step, reply, "ungrounded", values=values)
+            return
+        misread = redirect(tool.name, arguments, run.question)
+        if misread is not None and f"intent {key}" not in run.questioned:  # "films like X"
+            run.questioned.add(f"intent {key}")  # looked up with information: once
+            run.must_call = True
+            yield self._send_back(run, step, reply, misread[0], **misread[1])
             return
         if (
             tool.name == SMALLTALK
@@ -464,6 +470,7 @@ class _Run:
         self.steps: list[ToolStep] = []
         self.calls: set[str] = set()  # tool calls already made, to catch repeats
         self.questioned: set[str] = set()  # calls sent back once for names nobody mentioned
+        self.must_call = False  # the next step may only call a tool (a correction named one)
         self.answered_by: set[str] = set()  # tools whose result was usable: not offered again
         self.answer_only = False  # a repeated call: the next step may only answer
         self.llm_calls: list[LLMCall] = []

@@ -98,6 +98,9 @@ _CORRECTIONS: dict[str, set[str]] = {
     "invalid_arguments": {"tool", "errors", "arguments"},
     "repeated_call": {"tool"},
     "ungrounded": {"values"},
+    "wants_similar": {"call"},
+    "genre_as_tag": {"tag", "call"},
+    "no_rating": {"movie", "then"},
     "wrong_kind": {"tool", "errors"},
     "about_movies": set(),
 }

@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 
 from semantic_layer.errors import ToolArgumentsError
 from semantic_layer.resolve import resolve_movie, resolve_person
-from semantic_layer.resolve.kind import Fit, fit, other
+from semantic_layer.resolve.kind import Fit, fit, other, without_kind_words
 from semantic_layer.session import Session
 from semantic_layer.tools.contract import Tool, ToolContext
 from semantic_layer.tools.genre import Genre
@@ -56,6 +56,10 @@ class Information(Tool[InformationInput]):
         graph = TracedGraph(ctx.graph)
         kind = args.entity_type
         here, there = fit(graph, args.entity, kind), fit(graph, args.entity, other(kind))
+        bare = without_kind_words(args.entity)  # "电影 Hero (2002)": the name inside
+        unknown = max(here, there) < Fit.BY_NAME and bare != args.entity
+        if unknown and fit(graph, bare, kind) == Fit.BY_NAME:
+            return args.model_copy(update={"entity": bare})
         if there > here and (there == Fit.BY_NAME or here == Fit.NONE):
             return args.model_copy(update={"entity_type": other(kind)})
         return args

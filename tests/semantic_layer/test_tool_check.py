@@ -81,3 +81,12 @@ def test_a_rating_glued_to_the_title_is_taken_off(
     assert checked.movie == stored_as
     titled = MemoryInput(movie="Ocean's 11", rating=11 / 2.2)  # not the rating: kept
     assert Memory().check(titled, context).movie == "Ocean's 11"
+
+
+def test_a_word_for_the_kind_around_a_title_is_taken_off(context: ToolContext) -> None:
+    info = Information()
+    for typed, found in (("电影 Hero (2002)", "Hero (2002)"), ("the movie Heat", "Heat")):
+        checked = info.check(InformationInput(entity=typed, entity_type="movie"), context)
+        assert checked.entity == found
+    kept = info.check(InformationInput(entity="Hero", entity_type="movie"), context)
+    assert kept.entity == "Hero"  # nothing around it: as typed
