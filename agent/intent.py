@@ -37,7 +37,7 @@ _NAMES = ("entity", "movie", "title")  # the arguments that name the movie a cal
 _BEFORE = (
     r"similar to|similar as|fans? of|(?:who|that|people|folks|viewers|if (?:i|you|we)|since i) "
     r"(?:liked|loved|enjoyed)|in the (?:vein|style|spirit) of|along the lines of|reminds? me of|"
-    r"same vibe as|comparable to|akin to|resembling|"
+    r"(?:the )?same (?:vibe|spirit|style|feel|kind|sort) as|comparable to|akin to|resembling|"
     r"comme|semblables? à|similaires? à|ressemblant à|qui ressemblent à|du genre de|"
     r"dans le style de|proches? de|"
     r"ähnlich wie|ähnliche? (?:filme? )?wie|ähnlich zu|so wie|im stil von|"
@@ -147,7 +147,8 @@ _RATING_CUES = re.compile(
 )
 # asking for movies to watch ("recommend me something from my own ratings")
 _WANTS_MOVIES = re.compile(
-    r"recomm|recom[ei]nd|suggest|watch|empfehl|empfiehl|conseill|consigli|sugier|おすすめ|推荐"
+    r"recomm|recom[ei]nd|recomiend|suggest|watch|empfehl|empfiehl|conseill|consigli|sugier|"
+    r"sugere|indica|おすすめ|推荐"
 )
 # words that only point at ratings already given ("from my own ratings")
 _RATINGS_MENTIONED = re.compile(r"\b(?:my|own|based on|from|going by)\s+(?:own\s+)?ratings?\b")
@@ -163,23 +164,30 @@ def redirect(
     tool: str, arguments: Mapping[str, Any], question: str
 ) -> tuple[str, dict[str, str]] | None:
     """The correction for a call the question's own words contradict, with its details, or
-    None: a movie looked up when the user asks for movies like it ("wants_similar"), a genre
-    passed as a tag ("genre_as_tag"), a rating stored when this question gives none
+    None: a movie looked up when the user asks for movies like it ("wants_similar") or, named
+    in an earlier turn, when they ask what to watch ("wants_movies"), a genre passed as a tag
+    or as the whole question ("genre_as_tag"), a rating stored when this question gives none
     ("no_rating": the rating of an earlier turn, repeated)."""
     if tool == RECOMMENDER:
         return None
+    wants = bool(_WANTS_MOVIES.search(question.casefold()))
     for name in _NAMES:
         value = arguments.get(name)
-        if isinstance(value, str) and asks_like(question, value):
+        if not isinstance(value, str):
+            continue
+        if asks_like(question, value):
             call = {"movie": value}
             genre = genre_named(question, leave_out=[value])
-            return "wants_similar", {
-                "call": _call(call if genre is None else {**call, "genre": genre})
-            }
-    tag = arguments.get("tag")
-    genre = genre_named(tag) if isinstance(tag, str) else None
-    if genre and _one_genre_word(str(tag), genre) and "tag" not in question.casefold():
-        return "genre_as_tag", {"tag": str(tag), "call": _call({"genre": genre})}
+            return "wants_similar", {"call": _call({**call, "genre": genre} if genre else call)}
+        if wants and "rating" not in arguments and ungrounded_arguments({name: value}, [question]):
+            # "Und was empfiehlst du mir jetzt?" looked up the movie of an earlier turn
+            similar = any(True for _ in liked_titles(question))  # "something like it"
+            return "wants_movies", {"call": _call({"movie": value} if similar else {})}
+    for name in ("tag", "entity"):
+        value = arguments.get(name)
+        genre = _genre_alone(value, question, asks=wants or name == "tag")
+        if genre is not None and "tag" not in question.casefold():
+            return "genre_as_tag", {"tag": str(value), "call": _call({"genre": genre})}
     movie = arguments.get("movie")
     if (
         "rating" in arguments
@@ -222,7 +230,19 @@ def _call(arguments: dict[str, str]) -> str:
     return json.dumps({"action": RECOMMENDER, "action_input": arguments}, ensure_ascii=False)
 
 
-def _one_genre_word(tag: str, genre: str) -> bool:
-    """ "documentaries", "horror": a tag that is a genre's own name, not "dark comedy" or "pixar"."""
-    words = tag.split()
-    return len(words) == 1 and words[0].casefold().startswith(genre.casefold()[:4])
+def _genre_alone(value: Any, question: str, asks: bool) -> str | None:
+    """The genre an argument is, where a genre is all it is: one word of a genre ("documentaries",
+    "terror", not "dark comedy" or "pixar") in a request for movies, or the whole question
+    passed on ("Un bon film de science-fiction")."""
+    if not isinstance(value, str):
+        return None
+    genre = genre_named(value)
+    words, asked = value.casefold().split(), question.casefold().split()
+    if genre is None or not words or words[0] in _BRANDS:
+        return None
+    one_word = len(words) == 1 and asks
+    whole_question = len(words) >= max(2, len(asked) - 1) and set(words) <= set(asked)
+    return genre if one_word or whole_question else None
+
+
+_BRANDS = frozenset({"pixar", "disney", "ghibli", "dreamworks", "marvel"})  # tags, not genres

@@ -99,6 +99,7 @@ _CORRECTIONS: dict[str, set[str]] = {
     "repeated_call": {"tool"},
     "ungrounded": {"values"},
     "wants_similar": {"call"},
+    "wants_movies": {"call"},
     "genre_as_tag": {"tag", "call"},
     "no_rating": {"movie", "then"},
     "wrong_kind": {"tool", "errors"},

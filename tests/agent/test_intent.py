@@ -4,6 +4,7 @@ earlier turn, a recommender call that dropped the movie after "like" or misread 
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -192,3 +193,41 @@ def test_the_loop_runs_the_completed_call(graph_context: ToolContext) -> None:
     result = Agent(llm, [tool]).ask("Something like Pulp Fiction, but a comedy.", (), graph_context)
     assert result.steps[0].input == {"genre": "Comedy", "movie": "Pulp Fiction"}
     assert tool.calls[0]["movie"] == "Pulp Fiction" and len(llm.requests) == 2
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "question", "reason", "call"),
+    [
+        ("information", {"entity": "Fargo"}, "Got anything in the same spirit as Fargo?",
+         "wants_similar", {"movie": "Fargo"}),
+        ("information", {"entity": "Rocky"}, "Und was empfiehlst du mir jetzt?",
+         "wants_movies", {}),  # the movie of an earlier turn, and a request for movies
+        ("information", {"entity": "Gravity"}, "Can you recommend something like it?",
+         "wants_movies", {"movie": "Gravity"}),
+        ("information", {"entity": "Terror"}, "¿Me recomiendas una película de terror?",
+         "genre_as_tag", {"genre": "Horror"}),
+        ("information", {"entity": "Un bon film de science-fiction"},
+         "Un bon film de science-fiction ?", "genre_as_tag", {"genre": "Sci-Fi"}),
+    ],
+)  # fmt: skip
+def test_a_request_for_movies_looked_up_as_facts_names_the_recommender_call(
+    tool: str, arguments: dict[str, Any], question: str, reason: str, call: dict[str, str]
+) -> None:
+    found = redirect(tool, arguments, question)
+    assert found is not None and found[0] == reason
+    assert json.loads(found[1]["call"]) == {"action": "recommender", "action_input": call}
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "question"),
+    [
+        ("information", {"entity": "Gravity"}, "Who directed it?"),
+        ("information", {"entity": "Terror"}, "Who directed Terror?"),
+        ("information", {"entity": "Heat"}, "Should I watch Heat?"),
+        ("most_tagged", {"tag": "pixar"}, "Any pixar movies?"),
+    ],
+)
+def test_a_question_about_the_movie_keeps_its_call(
+    tool: str, arguments: dict[str, Any], question: str
+) -> None:
+    assert redirect(tool, arguments, question) is None
