@@ -204,6 +204,15 @@ def redirect(
     return None
 
 
+def recommender_call(question: str) -> str | None:
+    """The recommender call a request for movies to watch asks for ("Und was empfiehlst du mir
+    jetzt?": no arguments; "Kannst du mir einen Western empfehlen?": the genre), or None."""
+    if not _WANTS_MOVIES.search(question.casefold()):
+        return None
+    genre = genre_named(question)
+    return _call({"genre": genre} if genre else {})
+
+
 def complete_arguments(
     tool: Tool[Any], arguments: Mapping[str, Any], question: str, graph: Graph | None
 ) -> dict[str, Any]:

@@ -48,7 +48,7 @@ from agent.events import (
 )
 from agent.grammar import FINAL_ANSWER, step_schema
 from agent.grounding import about_movies, genre_mentioned, ungrounded_arguments
-from agent.intent import complete_arguments, redirect
+from agent.intent import complete_arguments, recommender_call, redirect
 from agent.llm.base import (
     LLM,
     MAX_NEW_TOKENS,
@@ -413,7 +413,10 @@ class Agent:
             and about_movies(run.question)
         ):
             run.questioned.add(SMALLTALK)  # "recommend me a western" is not chit-chat: once
-            yield self._send_back(run, step, reply, "about_movies")
+            then = recommender_call(run.question)  # named when the user asks what to watch
+            run.must_call = then is not None
+            then = f"Call: {then}" if then else "Call the tool that answers it."
+            yield self._send_back(run, step, reply, "about_movies", then=then)
             return
         parsed, wrong = check_arguments(tool, parsed, run.context)  # names the graph knows
         if wrong is not None and f"kind {key}" not in run.questioned:  # a film as a person

@@ -103,7 +103,7 @@ _CORRECTIONS: dict[str, set[str]] = {
     "genre_as_tag": {"tag", "call"},
     "no_rating": {"movie", "then"},
     "wrong_kind": {"tool", "errors"},
-    "about_movies": set(),
+    "about_movies": {"then"},
 }
 
 

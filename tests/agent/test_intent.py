@@ -231,3 +231,28 @@ def test_a_question_about_the_movie_keeps_its_call(
     tool: str, arguments: dict[str, Any], question: str
 ) -> None:
     assert redirect(tool, arguments, question) is None
+
+
+class _Chat(BaseModel):
+    query: str | None = None
+
+
+def test_small_talk_for_a_request_for_movies_goes_back_naming_the_recommender(
+    tools: list[ScriptedTool],
+) -> None:
+    chat = ScriptedTool("smalltalk", "Greetings.", _Chat)
+    llm = ScriptedLLM(call("smalltalk", query="Hallo!"), call("recommender"), final("Rocky II."))
+    events = list(Agent(llm, [*tools, chat]).stream("Und was empfiehlst du mir jetzt?"))
+    (correction,) = [e for e in events if isinstance(e, Correction)]
+    assert correction.reason == "about_movies" and '"action": "recommender"' in (
+        correction.observation
+    )
+    after = llm.requests[1].json_schema
+    assert after is not None and FINAL_ANSWER not in after["properties"]["action"]["enum"]
+    assert chat.calls == [] and len(tools[0].calls) == 1
+    # movie words but no request for movies to watch: no call is named, an answer stays open
+    llm = ScriptedLLM(call("smalltalk", query="hi"), final("Hello!"))
+    events = list(Agent(llm, [*tools, chat]).stream("Do you like films?"))
+    (correction,) = [e for e in events if isinstance(e, Correction)]
+    assert "recommender" not in correction.observation
+    assert FINAL_ANSWER in (llm.requests[1].json_schema or {})["properties"]["action"]["enum"]
