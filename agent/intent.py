@@ -23,7 +23,7 @@ from typing import Any
 
 from agent.grounding import genre_mentioned, genre_named, ungrounded_arguments
 from semantic_layer.graph.base import Graph
-from semantic_layer.resolve.kind import Fit, fit
+from semantic_layer.resolve.kind import Fit, fit, without_kind_words
 from semantic_layer.resolve.reader import Reader
 from semantic_layer.tools.contract import Tool
 from semantic_layer.tools.trace import TracedGraph
@@ -38,6 +38,7 @@ _BEFORE = (
     r"similar to|similar as|fans? of|(?:who|that|people|folks|viewers|if (?:i|you|we)|since i) "
     r"(?:liked|loved|enjoyed)|in the (?:vein|style|spirit) of|along the lines of|reminds? me of|"
     r"(?:the )?same (?:vibe|spirit|style|feel|kind|sort) as|comparable to|akin to|resembling|"
+    r"(?:see|watch|view|try) (?:next )?after|"
     r"comme|semblables? à|similaires? à|ressemblant à|qui ressemblent à|du genre de|"
     r"dans le style de|proches? de|"
     r"ähnlich wie|ähnliche? (?:filme? )?wie|ähnlich zu|so wie|im stil von|"
@@ -147,7 +148,7 @@ _RATING_CUES = re.compile(
 )
 # asking for movies to watch ("recommend me something from my own ratings")
 _WANTS_MOVIES = re.compile(
-    r"recomm|recom[ei]nd|recomiend|suggest|watch|empfehl|empfiehl|conseill|consigli|sugier|"
+    r"recomm|recom[ei]nd|recomiend|suggest|watch|\bpick|empfehl|empfiehl|conseill|consigli|sugier|"
     r"sugere|indica|おすすめ|推荐"
 )
 # words that only point at ratings already given ("from my own ratings")
@@ -213,14 +214,30 @@ def recommender_call(question: str) -> str | None:
     return _call({"genre": genre} if genre else {})
 
 
+_OUT_OF_FIVE = re.compile(r"\s*(?:/|out of|sur|von|de|su|em|di)\s*5(?!\d)", re.I)  # "2 out of 5"
+_STATED = re.compile(r"(?<![\w.])([1-5](?:[.,]5)?)(?![\w.,]*\d)")
+
+
+def stated_rating(question: str) -> float | None:
+    """The one rating from 1 to 5 the question states in digits ("Put down 3 stars for
+    Grease", "4.5/5"), or None when it states none or several ("Toy Story 3 gets a 4")."""
+    text = _OUT_OF_FIVE.sub(" ", question)
+    found = {float(n.replace(",", ".")) for n in _STATED.findall(text)}
+    return found.pop() if len(found) == 1 else None
+
+
 def complete_arguments(
     tool: Tool[Any], arguments: Mapping[str, Any], question: str, graph: Graph | None
 ) -> dict[str, Any]:
-    """A recommender call with what the question names and the call lacks or misreads: the
-    movie after "like" (`liked_movie`), the one genre its words name (`genre_named`: "a horror
-    movie tonight" called with nothing, "fantascienza" read as Fantasy)."""
+    """A call with what the question names and the call lacks or misreads: the rating it states
+    in digits; for the recommender the movie after "like" (`liked_movie`) and the one genre its
+    words name (`genre_named`: "a horror movie tonight" called with nothing, "fantascienza"
+    read as Fantasy)."""
     done = dict(arguments)
     fields = tool.input_model.model_fields
+    stated = stated_rating(question) if "rating" in fields else None
+    if stated is not None and isinstance(done.get("rating"), int | float):
+        done["rating"] = stated  # "Put down 3 stars for Grease" stored as 5
     if "genre" not in fields:
         return done
     if "movie" in fields and "movie" not in done and graph is not None:
@@ -246,10 +263,10 @@ def _genre_alone(value: Any, question: str, asks: bool) -> str | None:
     if not isinstance(value, str):
         return None
     genre = genre_named(value)
-    words, asked = value.casefold().split(), question.casefold().split()
+    words, asked = without_kind_words(value).casefold().split(), question.casefold().split()
     if genre is None or not words or words[0] in _BRANDS:
         return None
-    one_word = len(words) == 1 and asks
+    one_word = len(words) == 1 and asks  # "animated films" counts as one word
     whole_question = len(words) >= max(2, len(asked) - 1) and set(words) <= set(asked)
     return genre if one_word or whole_question else None
 

@@ -43,7 +43,7 @@ def other(kind: Kind) -> Kind:
 
 # what a question may wrap a name in: "电影 Hero (2002)", "the movie Heat", "director Sam Mendes"
 _KIND_WORDS = (
-    r"(?:the |a |le |la |el |der |die |das |il |o )?(?:movie|film|flick|pel[ií]cula|filme|"
+    r"(?:the |a |le |la |el |der |die |das |il |o )?(?:movies?|films?|flicks?|pel[ií]culas?|filmes?|"
     r"director|actor|actress|regisseur|r[ée]alisateur|schauspieler(?:in)?|"
     r"电影|電影|映画|导演|演员|監督|俳優)(?![a-zà-ÿ])"
 )

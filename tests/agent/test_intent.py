@@ -12,7 +12,14 @@ from pydantic import BaseModel
 
 from agent import Agent, Correction
 from agent.grammar import FINAL_ANSWER
-from agent.intent import asks_like, complete_arguments, gives_rating, liked_titles, redirect
+from agent.intent import (
+    asks_like,
+    complete_arguments,
+    gives_rating,
+    liked_titles,
+    redirect,
+    stated_rating,
+)
 from semantic_layer.session import Session
 from semantic_layer.tools import ToolContext
 from tests.agent.fakes import ScriptedLLM, ScriptedTool, call, final, recommender
@@ -256,3 +263,37 @@ def test_small_talk_for_a_request_for_movies_goes_back_naming_the_recommender(
     (correction,) = [e for e in events if isinstance(e, Correction)]
     assert "recommender" not in correction.observation
     assert FINAL_ANSWER in (llm.requests[1].json_schema or {})["properties"]["action"]["enum"]
+
+
+@pytest.mark.parametrize(
+    ("question", "rating"),
+    [
+        ("Put down 3 stars for Grease.", 3.0),
+        ("4.5/5 for Heat", 4.5),
+        ("Titanic (1997) 2 out of 5", 2.0),
+        ("Je donne 4 sur 5 à Amélie", 4.0),
+        ("Rate Se7en 4", 4.0),  # a digit inside a title is not a rating
+        ("Rate Toy Story 3 a 4", None),  # two numbers: the model's reading stays
+        ("I loved it", None),
+    ],
+)
+def test_the_rating_a_question_states_in_digits(question: str, rating: float | None) -> None:
+    assert stated_rating(question) == rating
+
+
+def test_a_stored_rating_is_the_one_the_user_stated() -> None:
+    memory = ScriptedTool("memory", "Stores a rating.", _Rating)
+    done = complete_arguments(
+        memory, {"movie": "Grease", "rating": 5}, "Put down 3 stars for Grease.", None
+    )
+    assert done == {"movie": "Grease", "rating": 3.0}
+
+
+def test_more_requests_for_movies_looked_up_as_facts() -> None:
+    found = redirect(
+        "information", {"entity": "animated films"}, "Any animated films you'd recommend?"
+    )
+    assert found is not None and '"genre": "Animation"' in found[1]["call"]
+    found = redirect("information", {"entity": "Rain Man"}, "Pick something for me.")
+    assert found is not None and found[0] == "wants_movies"
+    assert asks_like("What should I see after Braveheart?", "Braveheart")
