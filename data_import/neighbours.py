@@ -6,13 +6,14 @@ The contract the semantic layer reads:
   `Movie.likeCount` (users who rated the movie 4.0 or more);
 - `(:Movie)-[:SIMILAR {weight, score, support, rank}]->(:Movie)`: `weight` is what liking the
   source adds to the target (an item-item weight, see `item_weights`; negative: liking the
-  source counts against the target); `score` is that weight damped by the target's popularity,
-  what personal recommendations add up; `support` is the number of distinct users who liked
-  (rated >= 4.0) both movies. Each movie keeps the `TOP_K` others with the largest |weight|
-  and the `BY_MOVIE_K` most liked together with it (support plus a popularity prior, see
-  `item_weights.by_movie_prior`), ranked 1..n by `item_weights.by_movie` (desc), then weight
-  (desc), then the other's ratingAvg (desc), then its movieId (asc): the order of
-  recommendations by movie.
+  source counts against the target); `support` is the number of distinct users who liked
+  (rated >= 4.0) both movies. Each movie keeps the `TOP_K` others with the largest positive
+  weight, whose `score` (the weight damped by the target's popularity) personal
+  recommendations add up, and the `BY_MOVIE_K` most liked together with it (support plus a
+  popularity prior, see `item_weights.by_movie_prior`), whose `score` is 0 unless they are
+  among the first; all ranked 1..n by `item_weights.by_movie` (desc), then weight (desc),
+  then the other's ratingAvg (desc), then its movieId (asc): the order of recommendations by
+  movie.
 
 Support is the co-occurrence matrix `L^T L` of the users x movies like matrix `L`, computed with
 scipy in blocks of source movies so that memory stays bounded whatever the release size. The
@@ -39,7 +40,7 @@ from data_import import item_weights
 from data_import.rating_arrays import RatingArrays
 
 LIKE = 4.0
-TOP_K = 60  # neighbours by |weight|: what personal recommendations add up ...
+TOP_K = 150  # neighbours by weight (> 0): what personal recommendations add up ...
 BY_MOVIE_K = 30  # ... and by support: what recommendations by movie need besides
 MAX_LIKES_PER_USER = 2_000
 BLOCK_CELLS = 1 << 23  # support values held at once per block (32 MiB as int32)
@@ -101,7 +102,7 @@ class Derived:
     def note(self) -> str:
         text = (
             f"derived data: {len(self.similar):,} SIMILAR edges (per movie the top {TOP_K} by "
-            f"weight and the {BY_MOVIE_K} most liked with it; EASE "
+            f"positive weight and the {BY_MOVIE_K} most liked with it; EASE "
             f"weights for {self.ease_movies:,} movies, cosine for {self.cosine_movies:,})"
         )
         if self.capped_users:
@@ -134,7 +135,6 @@ class _Likes:
     """The (bounded) likes of the active movies (those with a like), as sparse matrices."""
 
     binary: sparse.csr_matrix  # users x active, 1 per like
-    weighted: sparse.csr_matrix  # users x active, item_weights.like_weights per like
     count: np.ndarray  # likes per active movie
 
 
@@ -154,10 +154,9 @@ def derive(
     liked = ratings.rating >= LIKE
     users, user_row = np.unique(ratings.user[liked], return_inverse=True)
     column = np.searchsorted(stats.movie_ids, ratings.movie[liked])
-    weight = item_weights.like_weights(ratings.rating[liked])
     keep, capped, left_out = _recent_likes(user_row, ratings.timestamp[liked], column,
                                            max_likes_per_user)  # fmt: skip
-    user_row, column, weight = user_row[keep], column[keep], weight[keep]
+    user_row, column = user_row[keep], column[keep]
 
     # Only movies with a like can be a source or a target (a score needs a like).
     active, column = np.unique(column, return_inverse=True)
@@ -165,7 +164,6 @@ def derive(
     binary = sparse.csr_matrix((np.ones(len(column), np.int32), (user_row, column)), shape=shape)
     likes = _Likes(
         binary=binary,
-        weighted=sparse.csr_matrix((weight, (user_row, column)), shape=shape),
         count=np.asarray(binary.sum(axis=0)).ravel().astype(np.int64),
     )
     preference = _tie_preference(stats.rating_avg[active], stats.movie_ids[active])
@@ -193,14 +191,15 @@ def _neighbours(
 
     EASE rows for the head (the most liked movies); cosine rows for the others, rescaled so that
     their mean strongest weight equals that of the EASE rows (both measured on the head). Each
-    movie keeps the targets with the largest |weight| and those most often liked with it;
-    `rank` orders them for recommendations by movie (`item_weights.by_movie`).
+    movie keeps the targets with the largest positive weight (the only ones with a `score`)
+    and those most often liked with it; `rank` orders them for recommendations by movie
+    (`item_weights.by_movie`).
     """
     n, users = len(likes.count), likes.binary.shape[0]
     head = np.sort(np.argsort(-likes.count, kind="stable")[:ease_max_items])
     in_head = np.full(n, -1)
     in_head[head] = np.arange(len(head))
-    b = item_weights.ease(likes.weighted[:, head], lam) if len(head) else np.empty((0, 0))
+    b = item_weights.ease(likes.binary[:, head], lam) if len(head) else np.empty((0, 0))
     damp = item_weights.damping(likes.count, damping)
     prior = item_weights.by_movie_prior(likes.count, users)
     prior32 = prior.astype(np.float32)
@@ -222,14 +221,14 @@ def _neighbours(
             strongest[0] += np.abs(ease_rows).max(axis=1).sum()
         together = support.astype(np.float32)  # float32 and in place: 25M blocks are large
         np.add(together, prior32, out=together, where=support > 0)
-        picked = _strongest(np.abs(weight), top_k[0], preference)
-        picked |= _strongest(together, top_k[1], preference)
+        personal = _strongest(weight, top_k[0], preference)
+        picked = personal | _strongest(together, top_k[1], preference)
         del together
         row, target = np.nonzero(picked)
         parts.append((row + start, target, weight[row, target], support[row, target],
-                      ~is_head[row]))  # fmt: skip
-    source, target, weight, support, tail = (
-        np.concatenate([p[i] for p in parts]) if parts else np.empty(0) for i in range(5)
+                      ~is_head[row], personal[row, target]))  # fmt: skip
+    source, target, weight, support, tail, personal = (
+        np.concatenate([p[i] for p in parts]) if parts else np.empty(0) for i in range(6)
     )
     source, target = source.astype(np.int64), target.astype(np.int64)
     weight = weight.astype(np.float64)
@@ -238,8 +237,9 @@ def _neighbours(
     key = item_weights.by_movie(support, likes.count[source], prior[target], weight)
     order = np.lexsort((-preference[target], -weight, -key, source))
     source, target, weight, support = source[order], target[order], weight[order], support[order]
+    score = np.where(personal[order].astype(bool), weight * damp[target], 0.0)
     rank = _position(source, n) + 1
-    return (source, target, weight, weight * damp[target], support.astype(np.int64),
+    return (source, target, weight, score, support.astype(np.int64),
             rank.astype(np.int64))  # fmt: skip
 
 

@@ -1,16 +1,18 @@
-// Personal recommendations: the session user's movies rated >= 4 (the $seeds best and most
-// recent of them, to stay fast for heavy raters) each weigh rating - 3 (4 -> 1, 5 -> 2); a
-// candidate's score is the sum over those seeds of weight * SIMILAR.score (an item-item weight,
-// negative when liking the seed counts against it). Everything the user rated is left out;
-// optional genre. Then, for the $limit best only, `because`: the same seeds again, those that
-// added to the score, strongest first (cheaper than collecting them for every candidate).
+// Personal recommendations: the session user's movies rated >= 4 (the $seeds best rated of them,
+// then the most liked by everyone: their neighbourhoods are the best measured; a cap keeps heavy
+// raters fast) each weigh rating - 3 (4 -> 1, 5 -> 2); a candidate's score is the sum over those
+// seeds of weight * SIMILAR.score (a positive item-item weight, damped by popularity; 0 on the
+// edges kept only for recommendations by movie, which are skipped). Everything the user rated is
+// left out; optional genre. Then, for the $limit best only, `because`: the same seeds again, those
+// that added to the score, strongest first (cheaper than collecting them for every candidate).
 // SIMILAR only joins movies: no label check on `o` (a fifth of the cost of the expansion).
 MATCH (u:User {userId: $userId})-[r:RATED]->(m:Movie)
 WHERE r.rating >= 4.0
 WITH u, m, r.rating - 3.0 AS weight
-ORDER BY weight DESC, r.timestamp DESC, m.movieId
+ORDER BY weight DESC, coalesce(m.likeCount, 0) DESC, m.movieId
 LIMIT $seeds
 MATCH (m)-[s:SIMILAR]->(o)
+WHERE s.score > 0
 WITH u, o, sum(weight * s.score) AS score
 WHERE score > 0
 WITH u, o, score
@@ -23,7 +25,7 @@ WITH u, collect([o, score]) AS top
 MATCH (u)-[r:RATED]->(m:Movie)
 WHERE r.rating >= 4.0
 WITH top, m, r.rating - 3.0 AS weight
-ORDER BY weight DESC, r.timestamp DESC, m.movieId
+ORDER BY weight DESC, coalesce(m.likeCount, 0) DESC, m.movieId
 LIMIT $seeds
 UNWIND top AS pick
 WITH pick[0] AS o, pick[1] AS score, m, weight
