@@ -89,7 +89,7 @@ _GENRE_STEMS: dict[str, tuple[str, ...]] = {
     "adventure": ("advent", "aventur", "abenteuer", "冒险", "冒険"),
     "animation": ("anim", "cartoon", "pixar", "trickfilm", "动画", "アニメ"),
     "children": ("child", "kid", "famil", "enfant", "kinder", "niño", "nino", "儿童", "子供"),
-    "comedy": ("comed", "comic", "funn", "laugh", "comedi", "komod", "喜剧", "コメディ"),
+    "comedy": ("comed", "commed", "comic", "funn", "laugh", "comedi", "komod", "喜剧", "コメディ"),
     "crime": ("crim", "gangster", "mafia", "krimi", "policier", "犯罪"),
     "documentary": ("docu", "dokument", "纪录", "ドキュメンタリー"),
     "drama": ("drama", "dramat", "剧情", "ドラマ"),

@@ -263,7 +263,8 @@ def _genre_alone(value: Any, question: str, asks: bool) -> str | None:
     if not isinstance(value, str):
         return None
     genre = genre_named(value)
-    words, asked = without_kind_words(value).casefold().split(), question.casefold().split()
+    words = _WORD.findall(without_kind_words(value).casefold())
+    asked = _WORD.findall(question.casefold())
     if genre is None or not words or words[0] in _BRANDS:
         return None
     one_word = len(words) == 1 and asks  # "animated films" counts as one word
@@ -271,4 +272,5 @@ def _genre_alone(value: Any, question: str, asks: bool) -> str | None:
     return genre if one_word or whole_question else None
 
 
+_WORD = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*")
 _BRANDS = frozenset({"pixar", "disney", "ghibli", "dreamworks", "marvel"})  # tags, not genres

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 from pydantic import BaseModel, Field
@@ -39,9 +40,11 @@ class Memory(Tool[MemoryInput]):
 
     def check(self, args: MemoryInput, ctx: ToolContext) -> MemoryInput:
         """The rating glued to the title ("I rate RoboCop 4 stars" as movie "RoboCop 4",
-        rating 4) is taken off when only the title without it names a movie."""
-        head, _, tail = args.movie.rpartition(" ")
-        if ctx.graph is None or not head or not _same_number(tail, args.rating):
+        rating 4; "Jurassic Park 3.5 stars") is taken off when only the title without it names
+        a movie."""
+        glued = _GLUED_RATING.match(args.movie)
+        head = glued.group("title") if glued else ""
+        if ctx.graph is None or not glued or not _same_number(glued.group("number"), args.rating):
             return args
         graph = TracedGraph(ctx.graph)
         if fit(graph, args.movie, "movie") < Fit.BY_NAME <= fit(graph, head, "movie"):
@@ -79,8 +82,16 @@ class Memory(Tool[MemoryInput]):
         )
 
 
+# a title, then a number and maybe its unit: "RoboCop 4", "Jurassic Park 3.5 stars", "Up 4/5"
+_GLUED_RATING = re.compile(
+    r"^(?P<title>.+?)\s+(?P<number>\d(?:[.,]\d)?)\s*(?:stars?|/\s*5|out of 5|sterne?|"
+    r"étoiles?|estrellas?|stelle|星)?\s*$",
+    re.IGNORECASE,
+)
+
+
 def _same_number(text: str, rating: float) -> bool:
     try:
-        return float(text) == rating
+        return float(text.replace(",", ".")) == rating
     except ValueError:
         return False

@@ -215,6 +215,8 @@ def test_the_loop_runs_the_completed_call(graph_context: ToolContext) -> None:
          "genre_as_tag", {"genre": "Horror"}),
         ("information", {"entity": "Un bon film de science-fiction"},
          "Un bon film de science-fiction ?", "genre_as_tag", {"genre": "Sci-Fi"}),
+        ("information", {"entity": "Mi consigli una commedia"}, "Mi consigli una commedia?",
+         "genre_as_tag", {"genre": "Comedy"}),
     ],
 )  # fmt: skip
 def test_a_request_for_movies_looked_up_as_facts_names_the_recommender_call(

@@ -70,7 +70,14 @@ def test_a_genre_is_not_an_entity(entity: str) -> None:
 
 @pytest.mark.parametrize(
     ("movie", "rating", "stored_as"),
-    [("RoboCop 4", 4, "RoboCop"), ("Zootopia 5", 5, "Zootopia"), ("Se7en 5", 4, "Se7en 5")],
+    [
+        ("RoboCop 4", 4, "RoboCop"),
+        ("Zootopia 5", 5, "Zootopia"),
+        ("Jurassic Park 3.5 stars", 3.5, "Jurassic Park"),
+        ("Up 4/5", 4, "Up"),
+        ("Se7en 5", 4, "Se7en 5"),  # not the rating given: kept
+        ("Toy Story 3", 3, "Toy Story 3"),  # a title with its number: kept
+    ],
 )
 def test_a_rating_glued_to_the_title_is_taken_off(
     context: ToolContext, movie: str, rating: float, stored_as: str
