@@ -12,6 +12,11 @@ movie ("Something like Pulp Fiction, but a comedy" called with only the genre).
 `gives_rating` tells a rating given in this question ("4 stars", "I loved it", "cinq
 étoiles") from a question that only mentions ratings ("recommend from my own ratings"): a
 memory call for the latter repeats a rating of an earlier turn.
+
+The loop uses two entry points: `redirect` names the correction for a call the question
+contradicts (sent back once, with the call to make written out), and `complete_arguments`
+fills in, without a model call, what the question names and the call lacks or misreads (the
+movie after "like", the one genre named, the one rating stated in digits).
 """
 
 from __future__ import annotations
