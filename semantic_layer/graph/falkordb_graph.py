@@ -86,18 +86,22 @@ class FalkorGraph(Graph):
     def copy_to(self, graph_name: str, wait_s: float = 120.0) -> FalkorGraph:
         """A copy of this graph under `graph_name` (`GRAPH.COPY`), as a `sibling`. The copy runs
         in a forked child, and Redis forks one child at a time: while a snapshot or a rewrite of
-        the append-only file runs, the copy is retried."""
+        the append-only file runs, the copy is retried, and Redis starts none of its own while
+        the copy runs (`EmbeddedServer.forks_paused`)."""
         import redis
 
         deadline = time.monotonic() + wait_s
-        while True:
-            try:
-                self._db.client.execute_command("GRAPH.COPY", self.settings.graph_name, graph_name)
-                return self.sibling(graph_name)
-            except redis.exceptions.ResponseError as e:
-                if "fork" not in str(e) or time.monotonic() > deadline:
-                    raise GraphQueryError(f"FalkorDB could not copy the graph: {e}") from e
-                time.sleep(0.05)
+        with self._server.forks_paused():  # no snapshot may fork beside the copy
+            while True:
+                try:
+                    self._db.client.execute_command(
+                        "GRAPH.COPY", self.settings.graph_name, graph_name
+                    )
+                    return self.sibling(graph_name)
+                except redis.exceptions.ResponseError as e:
+                    if "fork" not in str(e) or time.monotonic() > deadline:
+                        raise GraphQueryError(f"FalkorDB could not copy the graph: {e}") from e
+                    time.sleep(0.05)
 
     @contextmanager
     def scratch_copy(self, prefix: str) -> Iterator[Graph | None]:

@@ -32,3 +32,29 @@ def test_a_loaded_graph_has_no_problem(movie_graph: Any) -> None:
 def test_a_write_inside_a_read_transaction_is_refused(movie_graph: Any) -> None:
     with pytest.raises(GraphQueryError):
         movie_graph.read("test/create_node")
+
+
+def test_redis_forks_no_snapshot_of_its_own_while_a_graph_is_copied(movie_graph: Any) -> None:
+    """A snapshot forked beside `GRAPH.COPY`'s fork left the copy waiting for ever."""
+    from semantic_layer.graph.embedded_server import AOF_REWRITE_PERCENTAGE, DEFAULT_SNAPSHOTS
+
+    client = movie_graph.client
+    seen: list[dict[str, str]] = []
+    real = client.execute_command
+
+    def watching(*args: Any, **kwargs: Any) -> Any:
+        if args and args[0] == "GRAPH.COPY":
+            seen.append(client.config_get("*"))
+        return real(*args, **kwargs)
+
+    client.execute_command = watching
+    try:
+        with movie_graph.scratch_copy("paused") as copy:
+            assert copy is not None and copy.read("admin/node_counts")
+    finally:
+        del client.execute_command
+    (during,) = seen
+    assert during["save"] == "" and during["auto-aof-rewrite-percentage"] == "0"
+    after = client.config_get("*")
+    assert after["save"] == DEFAULT_SNAPSHOTS
+    assert after["auto-aof-rewrite-percentage"] == str(AOF_REWRITE_PERCENTAGE)
