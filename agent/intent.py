@@ -53,16 +53,18 @@ _BEFORE = (
     r"wie|tipo|come"
 )
 # fmt: on
-_BEFORE_RE = re.compile(rf"(?:^|[^\w])(?:{_BEFORE})\s*$")
 _BEFORE_CJK = ("类似", "類似", "像", "相似于", "好像")
 _AFTER_CJK = ("に似た", "に似て", "みたいな", "のような", "っぽい", "に近い", "类似的", "相似的",
               "一样的", "那样的", "差不多的", "類似的")  # fmt: skip
-_LIKE = re.compile(r"(?:^|[^\w])(\w+)\s+(?:just\s+|a bit\s+|kind of\s+|more\s+)?like\s*$")
 _LIKE_VERB_BEFORE = frozenset(  # "I like Heat", "would you like", "do they like"
     {"i", "you", "we", "they", "he", "she", "would", "do", "does", "did", "don't", "dont", "d",
      "ll", "really", "also", "still", "might", "will", "to", "not", "feel", "feels", "look",
      "looks", "sound", "sounds", "seem", "seems", "is", "was", "s"}
 )  # fmt: skip
+# a marker: one of `_BEFORE`, or "like" after a word that may not make it a verb (checked apart)
+_MARKER = rf"(?<!\w)(?:{_BEFORE}|(?P<verb>\w+)\s+(?:just\s+|a bit\s+|kind of\s+|more\s+)?like)"
+_MARKER_AT = re.compile(_MARKER + r"(?=\s|[\"'\u201c\u201d«»「」『』\u2018\u2019])")  # anywhere
+_MARKER_END = re.compile(_MARKER + r"\s*$")  # ending the text before a title
 _QUOTES = " \t\"'\u201c\u201d«»「」『』\u2018\u2019"  # spaces, quotes of every kind
 _CLAUSE_END = re.compile("[.?!;。\uff1f\uff01\uff1b]")  # with the full-width ones
 MAX_TITLE_WORDS = 10
@@ -82,12 +84,7 @@ def asks_like(question: str, title: str) -> bool:
         return False
     before = text[:start].rstrip(_QUOTES)
     after = text[start + len(name) :].lstrip(_QUOTES)
-    return (
-        bool(_BEFORE_RE.search(before))
-        or _like_before(before)
-        or before.endswith(_BEFORE_CJK)
-        or after.startswith(_AFTER_CJK)
-    )
+    return _ends_with_marker(before) or before.endswith(_BEFORE_CJK) or after.startswith(_AFTER_CJK)
 
 
 def liked_titles(question: str) -> Iterator[str]:
@@ -96,18 +93,13 @@ def liked_titles(question: str) -> Iterator[str]:
     but a comedy", ..., "Pulp Fiction"); before a Japanese/Chinese marker, shorter and shorter
     tails ("My Neighbor Totoro", "Neighbor Totoro", ...)."""
     text = question.strip()
-    folded = text.lower()  # same length as `text` (casefold turns ß into ss)
     seen: set[str] = set()
-    for end in range(1, len(folded)):
-        if not (folded[end - 1].isspace() or _cjk(folded[end - 1])):
-            continue
-        before = folded[:end].rstrip(_QUOTES)
-        if _BEFORE_RE.search(before) or _like_before(before) or before.endswith(_BEFORE_CJK):
-            rest = _CLAUSE_END.split(text[end:], maxsplit=1)[0].split()
-            for candidate in _prefixes(rest):
-                if candidate not in seen:
-                    seen.add(candidate)
-                    yield candidate
+    for start in _title_starts(text.lower()):  # same length as `text` (casefold turns ß into ss)
+        rest = _CLAUSE_END.split(text[start:], maxsplit=1)[0].split()
+        for candidate in _prefixes(rest):
+            if candidate not in seen:
+                seen.add(candidate)
+                yield candidate
     for marker in _AFTER_CJK:
         at = text.find(marker)
         if at > 0:
@@ -134,13 +126,39 @@ def _prefixes(words: list[str]) -> Iterator[str]:
             yield candidate
 
 
-def _like_before(before: str) -> bool:
-    found = _LIKE.search(before)
-    return found is not None and found.group(1) not in _LIKE_VERB_BEFORE
+def _title_starts(folded: str) -> list[int]:
+    """Where a title may begin in `folded`, in order: after a marker and the space (and quotes)
+    that follow it, or right after a Chinese marker. One pass per kind of marker."""
+    starts = {
+        end
+        for found in _MARKER_AT.finditer(folded)
+        if _asks(found) and (end := _after_space(folded, found.end())) is not None
+    }
+    for marker in _BEFORE_CJK:
+        at = folded.find(marker)
+        while at >= 0:
+            starts.add(at + len(marker))
+            at = folded.find(marker, at + 1)
+    return sorted(starts)
 
 
-def _cjk(char: str) -> bool:
-    return "\u3040" <= char <= "\u30ff" or "\u4e00" <= char <= "\u9fff"
+def _after_space(folded: str, end: int) -> int | None:
+    """The index after the first space that follows `end` through quotes and spaces only."""
+    for at in range(end, len(folded)):
+        if folded[at].isspace():
+            return at + 1
+        if folded[at] not in _QUOTES:
+            return None
+    return None
+
+
+def _ends_with_marker(before: str) -> bool:
+    return _asks(_MARKER_END.search(before))
+
+
+def _asks(marker: re.Match[str] | None) -> bool:
+    """Whether a marker found asks for movies like what follows ("I like Heat" does not)."""
+    return marker is not None and marker.group("verb") not in _LIKE_VERB_BEFORE
 
 
 # a number of stars, a score, or a verb of liking in the question itself

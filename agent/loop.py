@@ -413,9 +413,9 @@ class Agent:
             and about_movies(run.question)
         ):
             run.questioned.add(SMALLTALK)  # "recommend me a western" is not chit-chat: once
-            then = recommender_call(run.question)  # named when the user asks what to watch
-            run.must_call = then is not None
-            then = f"Call: {then}" if then else "Call the tool that answers it."
+            named = recommender_call(run.question)  # named when the user asks what to watch
+            run.must_call = named is not None
+            then = f"Call: {named}" if named else "Call the tool that answers it."
             yield self._send_back(run, step, reply, "about_movies", then=then)
             return
         parsed, wrong = check_arguments(tool, parsed, run.context)  # names the graph knows
