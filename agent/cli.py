@@ -30,7 +30,6 @@ from agent.events import AnswerToken, Correction, ErrorEvent, FinalAnswer, LLMRe
 from agent.llm.base import LLM, ChatMessage
 from agent.llm.factory import build_llm
 from agent.loop import Agent
-from agent.prompt import remembered_answer
 from agent.readiness import graph_problem, llm_problem
 from agent.result import AgentResult
 from agent.settings import LLMSettings
@@ -129,9 +128,7 @@ class Conversation:
         result = _run(self.agent, question, self.history, context, stream_answer)
         self.history += [
             ChatMessage(role="user", content=question),
-            ChatMessage(
-                role="assistant", content=remembered_answer(result.answer, result.entities)
-            ),
+            ChatMessage(role="assistant", content=result.answer),
         ]
         if result.new_user_id is not None:  # a rating gave the guest a user of their own
             user = result.new_user_id

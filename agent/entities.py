@@ -3,7 +3,7 @@
 A follow-up ("Who directed it?") needs the movie of the last turn, and the prose answer does
 not always name it. So each finished turn keeps the labels its tools resolved (a movie's title
 and year, a person's name, the movie a recommendation started from, the candidates offered),
-and the next turn's prompt names them (`agent.prompt.remembered_answer`).
+and the result keeps them (`AgentResult.entities`) for front ends and the evaluation.
 """
 
 from __future__ import annotations

@@ -62,6 +62,14 @@ class AnswerToken(BaseModel):
     text: str
 
 
+class AnswerReplaced(BaseModel):
+    """The streamed draft named something no row holds, or stopped mid-sentence: `text`, an
+    answer rendered from the rows, replaces it."""
+
+    type: Literal["answer_replaced"] = "answer_replaced"
+    text: str
+
+
 class ErrorEvent(BaseModel):
     type: Literal["error"] = "error"
     error: str  # exception class name, e.g. "LLMUnavailableError"
@@ -84,6 +92,7 @@ AgentEvent = Annotated[
     | ToolStarted
     | ToolCallEvent
     | AnswerToken
+    | AnswerReplaced
     | ErrorEvent
     | FinalAnswer,
     Field(discriminator="type"),

@@ -9,7 +9,9 @@ own arguments. Engines enforce what they support: TGI (outlines) builds its auto
 the tool's Pydantic model before dispatch anyway.
 
 Argument schemas are inlined (no `$ref`), stripped of titles and descriptions (the prompt
-carries those) and closed with `additionalProperties: false`.
+carries those) and closed with `additionalProperties: false`. An argument that names a movie, a
+person or a genre (its schema says so with `x-entity`, see `semantic_layer.linking.arguments`)
+admits the names linking found in the question first, then any text.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from semantic_layer.linking.arguments import ENTITY_KEY, linked_names
+from semantic_layer.linking.mentions import Linked
 from semantic_layer.tools.contract import Tool
 
 FINAL_ANSWER = "Final Answer"
@@ -30,6 +34,7 @@ def step_schema(
     tools_only: bool = False,
     *,
     thought: bool = True,
+    linked: Linked | None = None,
 ) -> dict[str, Any]:
     """The schema for one model reply; `final_only` admits only a Final Answer (the last step),
     `tools_only` only a tool call (a first step that must consult the graph). Without `thought`
@@ -38,7 +43,7 @@ def step_schema(
     final = _branch(head, {"const": FINAL_ANSWER}, {"type": "string"})
     if final_only or not tools:
         return final
-    branches = [_branch(head, {"const": t.name}, tool_input_schema(t)) for t in tools]
+    branches = [_branch(head, {"const": t.name}, tool_input_schema(t, linked)) for t in tools]
     if not tools_only:
         branches.append(final)
     actions = [b["properties"]["action"]["const"] for b in branches]
@@ -55,9 +60,10 @@ def step_schema(
     }
 
 
-def tool_input_schema(tool: Tool[Any]) -> dict[str, Any]:
-    """A tool's argument schema, self-contained and closed."""
-    schema: dict[str, Any] = _clean(tool.input_schema)
+def tool_input_schema(tool: Tool[Any], linked: Linked | None = None) -> dict[str, Any]:
+    """A tool's argument schema, self-contained and closed; with `linked`, its naming
+    arguments offer the linked names."""
+    schema: dict[str, Any] = _clean(tool.input_schema, linked or Linked())
     schema["additionalProperties"] = False
     return schema
 
@@ -73,20 +79,23 @@ def _branch(
     }
 
 
-def _clean(node: Any) -> Any:
+def _clean(node: Any, linked: Linked) -> Any:
     if isinstance(node, list):
-        return [_clean(v) for v in node]
+        return [_clean(v, linked) for v in node]
     if not isinstance(node, dict):
         return node
     out: dict[str, Any] = {}
     for key, value in node.items():
-        if key in _NOISE:
+        if key in _NOISE or key == ENTITY_KEY:
             continue
         if key == "properties" and isinstance(value, dict):
             # argument names are kept as they are, even one called "title"
-            out[key] = {name: _clean(sub) for name, sub in value.items()}
+            out[key] = {name: _clean(sub, linked) for name, sub in value.items()}
         elif key in ("default", "const", "enum"):
             out[key] = value
         else:
-            out[key] = _clean(value)
+            out[key] = _clean(value, linked)
+    names = linked_names(linked, node.get(ENTITY_KEY))
+    if names and out.get("type") == "string" and "enum" not in out:
+        return {"anyOf": [{"type": "string", "enum": names}, out]}
     return out

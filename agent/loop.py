@@ -1,26 +1,30 @@
-"""The ReAct loop: ask the model, run the tool it picks, show it the Observation, repeat.
+"""The agent as one pipeline: link -> prompt -> constrained step -> typed tool -> grounded answer.
 
 `Agent.stream` yields typed events (see `agent.events`) and always ends with one `FinalAnswer`;
-`Agent.ask` runs the same loop and returns the `AgentResult`. Nothing the model writes can
-raise: unusable replies and invalid arguments go back to it as corrections, the last allowed
-step admits only a Final Answer, and limits end in a default answer (`agent.answers`, in the
-question's language). Transient server errors are retried with exponential backoff; an
-unreachable model ends the run with an `ErrorEvent` and a `FinalAnswer` whose text says what
-to start.
+`Agent.ask` runs the same loop and returns the `AgentResult`.
 
-Frugal by construction: a reply is `{"action", "action_input"}` (no free-text thought unless
-asked for), generation stops where the JSON object closes, the model's own reply goes back into
-the next prompt verbatim so the backend's KV cache covers it, Observations are trimmed to a
-token budget (`agent.observation`), a tool that already answered is not offered again, and a
-repeated call leaves only the Final Answer. The answer itself stops at its first sentence end past
-`ANSWER_CHARS`, after `ANSWER_ITEMS` movies of a list (the page shows every row), and before the
-first movie that no Observation, question or earlier turn holds (`agent.answer_check`: a small
-model copies the prompt's examples, and every answer token is waited for).
+1. **Link.** The question (and the last turns, for follow-ups) are linked to the graph
+   (`semantic_layer.linking`): the movies, people, genres and years they mention.
+2. **Prompt.** The model is shown the tools, the question and what linking found
+   (`agent.prompt`); the model chooses the tool, nothing here overrides its choice.
+3. **Constrained step.** The grammar admits one tool call or a Final Answer, and offers the
+   linked names for every argument that names a movie, a person or a genre (`agent.grammar`).
+4. **Typed tool.** The arguments are validated once by the tool's input model, checked against
+   the graph by the tool (`Tool.check`), and the tool runs; its result goes back as a compact
+   Observation (`agent.observation`).
+5. **Grounded answer.** The Final Answer may state only what the rows hold (`agent.grounded`);
+   a draft that names something else, or that was cut off, is replaced by an answer rendered
+   from the rows in the question's language (`agent.render`).
+
+Nothing the model writes can raise: unusable replies and invalid arguments go back to it as
+corrections, the last allowed step admits only a Final Answer, and limits end in a default
+answer. Transient server errors are retried with exponential backoff; an unreachable model ends
+the run with an `ErrorEvent` and a `FinalAnswer` whose text says what to start. The model's own
+reply goes back into the next prompt verbatim so the backend's KV cache covers it.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import re
@@ -29,13 +33,13 @@ import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from agent.answer_check import Grounding, example_names, list_end, sentence_end
 from agent.answers import default_answer
 from agent.dispatch import check_arguments, describe_arguments, run_tool
 from agent.entities import resolved_entities
 from agent.errors import AgentError, LLMUnavailableError
 from agent.events import (
     AgentEvent,
+    AnswerReplaced,
     AnswerToken,
     Correction,
     ErrorEvent,
@@ -47,8 +51,8 @@ from agent.events import (
     ToolStarted,
 )
 from agent.grammar import FINAL_ANSWER, step_schema
-from agent.grounding import about_movies, genre_mentioned, ungrounded_arguments
-from agent.intent import complete_arguments, recommender_call, redirect
+from agent.grounded import unsupported
+from agent.language import detect_language
 from agent.llm.base import (
     LLM,
     MAX_NEW_TOKENS,
@@ -62,9 +66,12 @@ from agent.llm.native_tools import tool_specs
 from agent.observation import OBSERVATION_TOKENS, estimate, fit_observation
 from agent.parsing import Answer, Malformed, ToolCall, parse_step
 from agent.prompt import ReactPrompt, ScratchpadStep, normalize_history
+from agent.render import render_answer
 from agent.result import AgentResult, LLMCall, StopReason, Timings, ToolStep
 from agent.streaming import FinalAnswerStream, ObjectEnd
 from semantic_layer.errors import ToolArgumentsError
+from semantic_layer.linking.linker import link
+from semantic_layer.linking.mentions import Linked
 from semantic_layer.tools.contract import Tool, ToolContext
 from semantic_layer.tools.result import Candidate, ToolResult
 
@@ -73,10 +80,11 @@ log = logging.getLogger(__name__)
 STOP_SEQUENCES = ["Observation:"]
 CONTEXT_TOKENS = 4096  # when the backend does not say its context window
 TRAILING_CHUNKS = 2  # after the JSON object closes: chunks still read, waiting for the usage
-SMALLTALK = "smalltalk"  # the tool for what is not about movies
 LOOP_SPAN = 80  # an answer whose last this many characters came before is looping: cut it there
-ANSWER_CHARS = 200  # past this, an answer stops at its next sentence end
-ANSWER_ITEMS = 3  # a list of `Title (year)` in an answer stops after this many
+ANSWER_CHARS = 400  # past this, an answer stops at its next sentence end
+EARLIER_TURNS = 2  # the last turns linked for a follow-up ("who directed it?")
+_SENTENCE_GAP = re.compile(r"(?<=[\w)][.!?])\s|(?<=[\u3002\uff01\uff1f])")
+_UNFINISHED = re.compile(r"[,;:\-\u2013\u2014(]\s*$")  # ends where the text was to go on
 History = Iterable[ChatMessage | Mapping[str, str]]
 
 
@@ -103,7 +111,6 @@ class Agent:
         context_tokens: int | None = None,
         observation_tokens: int = OBSERVATION_TOKENS,
         answer_chars: int = ANSWER_CHARS,
-        answer_items: int = ANSWER_ITEMS,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         if max_steps < 1:
@@ -119,18 +126,14 @@ class Agent:
         self._context_tokens = context_tokens  # None: the backend's own window, else 4096
         self.observation_tokens = observation_tokens
         self.answer_chars = answer_chars
-        self.answer_items = answer_items
         self._sleep = sleep
         self._thought = thought
         self._prompt = ReactPrompt(list(tools))
-        self._example_names = example_names(self._prompt.instructions)
-        self._schemas: dict[frozenset[str], dict[str, Any]] = {}
         self._final_schema = step_schema(list(tools), final_only=True, thought=thought)
         self._tool_specs = tool_specs(list(tools))  # for backends that call tools natively
         # With `tool_first`, the first step's grammar admits only a tool call (smalltalk included),
         # so even a small model answers from what the graph returned.
-        self._tools_only_schema = step_schema(list(tools), tools_only=True, thought=thought)
-        self._first_schema = self._tools_only_schema if tool_first and max_steps > 1 else None
+        self._tool_first = tool_first and max_steps > 1
 
     def warm_up(self) -> None:
         """Send the static head of the prompt (rules and tools) once, generating one token, so
@@ -171,6 +174,7 @@ class Agent:
         `new_user_id` tells the caller to switch its session."""
         run = _Run(question, normalize_history(history), context or ToolContext())
         try:
+            run.link()
             yield from self._steps(run)
         except AgentError as e:
             log.info("agent run ended: %s", e)
@@ -183,20 +187,20 @@ class Agent:
             final_only = step == self.max_steps and step > 1
             yield StepStarted(step=step, max_steps=self.max_steps, final_only=final_only)
             answer_stream = FinalAnswerStream()
-            grounding = Grounding(run.sources(), self._example_names)
-            text, call = yield from self._call_llm(run, step, final_only, answer_stream, grounding)
+            text, call = yield from self._call_llm(run, step, final_only, answer_stream)
             run.llm_calls.append(call)
             yield LLMCallEvent(**dict(call))
             parsed = parse_step(text, list(self.tools), truncated=call.finish_reason == "length")
             if isinstance(parsed, Answer):
                 if not answer_stream.active:
                     yield from _tokens(parsed.text)
-                # ended by the loop (at a sentence end, or before a movie no tool returned)
-                answer = grounding.cut(answer_stream.ended or parsed.text)
+                draft = answer_stream.ended or parsed.text
+                answer = self._grounded(run, draft, cut=call.finish_reason == "length")
                 missing = self._unnamed_candidates(run, answer)
                 if missing:  # the user must see the choices, whatever the model wrote
-                    yield from _tokens(f" {missing}")
                     answer = f"{answer} {missing}"
+                if answer != draft:
+                    yield AnswerReplaced(text=answer)
                 run.finish(answer, "answer")
                 return
             if isinstance(parsed, Malformed):
@@ -209,19 +213,27 @@ class Agent:
         yield from _tokens(answer)
         run.finish(answer, "step_limit")
 
+    def _grounded(self, run: _Run, draft: str, *, cut: bool) -> str:
+        """The draft when every name and relation in it is one a row holds and it ends as a
+        sentence; otherwise an answer rendered from the rows, in the question's language."""
+        results = [s.result for s in run.steps]
+        problems = unsupported(draft, results, run.context.graph)
+        if cut or _UNFINISHED.search(draft):
+            problems.append("the answer stops mid-sentence")
+        if not draft.strip():
+            problems.append("empty answer")
+        if not problems:
+            return draft
+        run.rendered = problems
+        log.info("answer rendered from the rows: %s", "; ".join(problems))
+        return render_answer(results, run.language)
+
     def _step_schema(self, run: _Run, step: int, final_only: bool) -> dict[str, Any]:
         if final_only or run.answer_only:
             return self._final_schema
-        if run.must_call:  # a correction named the call to make: no answer before it
-            run.must_call = False
-            return self._tools_only_schema
-        if step == 1 and self._first_schema is not None:
-            return self._first_schema
-        offered = frozenset(name for name in self.tools if name not in run.answered_by)
-        if offered not in self._schemas:
-            tools = [tool for name, tool in self.tools.items() if name in offered]
-            self._schemas[offered] = step_schema(tools, thought=self._thought)
-        return self._schemas[offered]
+        tools_only = step == 1 and self._tool_first
+        offered = [tool for name, tool in self.tools.items() if name not in run.answered_by]
+        return step_schema(offered, tools_only=tools_only, thought=self._thought, linked=run.linked)
 
     def _call_llm(
         self,
@@ -229,9 +241,8 @@ class Agent:
         step: int,
         final_only: bool,
         answer_stream: FinalAnswerStream,
-        grounding: Grounding,
     ) -> Generator[AgentEvent, None, tuple[str, LLMCall]]:
-        first = self._first_schema is not None
+        first = self._tool_first
         final_only = final_only or run.answer_only
         request = LLMRequest(
             messages=self._messages(run, final_only),
@@ -246,9 +257,7 @@ class Agent:
             started = time.perf_counter()
             pieces: list[str] = []
             try:
-                finish, usage = yield from self._consume(
-                    request, pieces, answer_stream, started, grounding
-                )
+                finish, usage = yield from self._consume(request, pieces, answer_stream, started)
             except LLMTransientError as e:
                 if attempt > self.max_retries or answer_stream.active:
                     raise LLMUnavailableError(
@@ -281,7 +290,6 @@ class Agent:
         pieces: list[str],
         answer_stream: FinalAnswerStream,
         started: float,
-        grounding: Grounding,
     ) -> Generator[AgentEvent, None, tuple[str | None, TokenUsage]]:
         finish: str | None = None
         usage = TokenUsage(estimated=True)
@@ -303,13 +311,10 @@ class Agent:
                     keep = sentence_end(answer, answer_piece, self.answer_chars)
                     if keep is not None:  # long enough, and a sentence ends here: stop
                         answer_piece = answer_piece[:keep]
-                    items = list_end(answer, answer_piece, self.answer_items)
-                    if items is not None:  # the list has named enough: it ends here
-                        answer_piece, keep = answer_piece[:items] + ".", items
                     if answer_piece:
                         yield AnswerToken(text=answer_piece)
                         answer += answer_piece
-                    if keep is not None or (answer_piece and grounding.should_stop(answer)):
+                    if keep is not None:
                         answer_stream.ended, finish = answer, "stop"
                         break
                     if _looping(answer):  # greedy decoding repeating itself: as at the cap
@@ -345,7 +350,10 @@ class Agent:
         """The prompt, with the oldest history pairs left out while it would not fit."""
         history = run.history
         while True:
-            messages = self._prompt.messages(run.question, history, run.scratchpad, final_only)
+            messages = self._prompt.messages(
+                run.question, history, run.scratchpad, final_only, linked=run.linked,
+                earlier=run.earlier, language=run.language,
+            )  # fmt: skip
             if len(history) < 2 or _prompt_size(messages) <= self._prompt_budget():
                 return messages
             history = history[2:]
@@ -374,51 +382,11 @@ class Agent:
                 tool=tool.name, errors=str(e), arguments=describe_arguments(tool),
             )  # fmt: skip
             return
-        arguments = parsed.model_dump(mode="json", exclude_unset=True)
         # with a grammar the reply is exactly one JSON object: kept verbatim, the next prompt
         # extends the text the backend has just generated (and cached)
-        reply = text.strip() if self.grammar else _blob(call.thought, call.tool, arguments)
-        ungrounded = ungrounded_arguments(arguments, run.said())
-        for name in [n for n in ungrounded if n not in tool.required_fields]:
-            del arguments[name], ungrounded[name]  # an optional one nobody asked for: left out
-        genre = arguments.get("genre")
-        if (
-            isinstance(genre, str)
-            and len(arguments) > 1
-            and "genre" not in tool.required_fields
-            and not genre_mentioned(genre, run.asked())
-        ):
-            del arguments["genre"]  # "like Heat" is not "Heat, and Action"
-        if len(arguments) < len(parsed.model_fields_set):  # some were left out: run without them
-            parsed = tool.parse(arguments)
-        completed = complete_arguments(tool, arguments, run.question, run.context.graph)
-        if completed != arguments:  # the movie or genre the question names, left out or misread
-            with contextlib.suppress(ToolArgumentsError):  # a genre this tool does not know
-                parsed, arguments = tool.parse(completed), completed
-        key = json.dumps([tool.name, arguments], sort_keys=True, default=str)
-        if ungrounded and key not in run.questioned:  # asked once; the same call again is run
-            run.questioned.add(key)
-            values = ", ".join(f"{name}={value!r}" for name, value in ungrounded.items())
-            yield self._send_back(run, step, reply, "ungrounded", values=values)
-            return
-        misread = redirect(tool.name, arguments, run.question)
-        if misread is not None and f"intent {key}" not in run.questioned:  # "films like X"
-            run.questioned.add(f"intent {key}")  # looked up with information: once
-            run.must_call = True
-            yield self._send_back(run, step, reply, misread[0], **misread[1])
-            return
-        if (
-            tool.name == SMALLTALK
-            and SMALLTALK not in run.questioned
-            and about_movies(run.question)
-        ):
-            run.questioned.add(SMALLTALK)  # "recommend me a western" is not chit-chat: once
-            named = recommender_call(run.question)  # named when the user asks what to watch
-            run.must_call = named is not None
-            then = f"Call: {named}" if named else "Call the tool that answers it."
-            yield self._send_back(run, step, reply, "about_movies", then=then)
-            return
+        reply = text.strip() if self.grammar else _blob(call.thought, call.tool, call.args)
         parsed, wrong = check_arguments(tool, parsed, run.context)  # names the graph knows
+        key = json.dumps([tool.name, call.args], sort_keys=True, default=str)
         if wrong is not None and f"kind {key}" not in run.questioned:  # a film as a person
             run.questioned.add(f"kind {key}")
             yield self._send_back(run, step, reply, "wrong_kind", tool=tool.name, errors=wrong)
@@ -473,12 +441,15 @@ class _Run:
         self.steps: list[ToolStep] = []
         self.calls: set[str] = set()  # tool calls already made, to catch repeats
         self.questioned: set[str] = set()  # calls sent back once for names nobody mentioned
-        self.must_call = False  # the next step may only call a tool (a correction named one)
         self.answered_by: set[str] = set()  # tools whose result was usable: not offered again
         self.answer_only = False  # a repeated call: the next step may only answer
         self.llm_calls: list[LLMCall] = []
         self.candidates: list[Candidate] = []
         self.fallback_answer: str | None = None
+        self.linked = Linked()  # what the question mentions
+        self.earlier = Linked()  # what the last turns mentioned (for "it", "he", "that one")
+        self.language = detect_language(question)
+        self.rendered: list[str] = []  # why the answer was rendered from the rows, if it was
         self.started = time.perf_counter()
         self.llm_ms = 0.0
         self.tool_ms = 0.0
@@ -486,18 +457,17 @@ class _Run:
         self.stop_reason: StopReason = "answer"
         self.error: str | None = None
 
-    def sources(self) -> list[str]:
-        """What an answer may take its movies from: the question, the earlier turns and the
-        Observations so far."""
-        return [*self.said(), *(step.observation for step in self.scratchpad)]
-
-    def said(self) -> list[str]:
-        """What the user and the assistant said: where a tool call's names must come from."""
-        return [self.question, *(m.content for m in self.history)]
-
-    def asked(self) -> list[str]:
-        """What the user said: the question and their earlier turns."""
-        return [self.question, *(m.content for m in self.history if m.role == "user")]
+    def link(self) -> None:
+        """Link the question, and the last turns for a follow-up, to the graph."""
+        graph = self.context.graph
+        self.linked = link(graph, self.question)
+        turns = self.history[-2 * EARLIER_TURNS :]
+        if turns:
+            earlier = [link(graph, m.content) for m in reversed(turns)]
+            merged = Linked()
+            for found in earlier:
+                merged = merged.merged(found)
+            self.earlier = merged
 
     def note_result(self, result: ToolResult) -> None:
         if result.new_user_id is not None:  # the guest has a user of their own from now on
@@ -522,6 +492,7 @@ class _Run:
             entities=resolved_entities(s.result for s in self.steps),
             error=self.error,
             new_user_id=self.new_user_id,
+            rendered=self.rendered,
             timings=Timings(total_ms=total, llm_ms=self.llm_ms, tool_ms=self.tool_ms),
         )
         return FinalAnswer(
@@ -536,6 +507,27 @@ def _which_one(run: _Run) -> str:
     """The sentence that asks the user to choose among the pending candidates."""
     options = ", ".join(c.label for c in run.candidates)
     return default_answer("candidates", run.question, options=options)
+
+
+def sentence_end(before: str, piece: str, soft_chars: int) -> int | None:
+    """How much of `piece` to keep so the answer ends at a sentence end, once `before + piece`
+    is past `soft_chars`; None while it may go on. A period after a one- to three-letter word
+    ("Dr.", "J.") or inside a number does not end a sentence."""
+    text = before + piece
+    if len(text) <= soft_chars:
+        return None
+    for gap in _SENTENCE_GAP.finditer(text, max(len(before), soft_chars)):
+        head = text[: gap.start()].rstrip()
+        word = re.search(r"(\w+)\W*$", head)
+        if (
+            head.endswith(".")
+            and word is not None
+            and len(word.group(1)) <= 3
+            and head[-2:-1] != ")"
+        ):
+            continue
+        return len(head) - len(before)
+    return None
 
 
 def _looping(answer: str) -> bool:

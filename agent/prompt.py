@@ -2,14 +2,14 @@
 
 Mixtral's chat template has no system role and demands strictly alternating user and assistant
 turns, so the instructions open the first user turn, earlier questions and answers follow as
-turn pairs (answers rendered as Final Answer blobs, so the format stays consistent), then the
-current question, then one assistant turn per model step and one user turn per Observation.
+context lines, then the current question with what linking found in it (`linked.txt`: the
+movies, people, genres and years the graph knows, and those of the last turns for "it" or
+"he"), then one assistant turn per model step and one user turn per Observation.
 
 The instructions and the tool list come first and never change, so a backend that keeps its
 KV cache (llama.cpp does) computes them once per process; each step's prompt extends the last
 one. Tools are listed compactly: one line per tool and one per argument (type, default, what
-it means). An answer kept in the history may end with what its turn was about
-(`remembered_answer`); the next question's turn then names it, so "who directed it?" resolves.
+it means).
 """
 
 from __future__ import annotations
@@ -20,17 +20,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from agent.errors import AgentError
 from agent.grammar import FINAL_ANSWER
-from agent.language import detect_language, language_name
+from agent.language import language_name
 from agent.llm.base import ChatMessage
+from semantic_layer.linking.mentions import Linked
 from semantic_layer.tools.contract import Tool
 
 PROMPTS_DIR = Path(__file__).parent / "prompts"
 HISTORY_TURNS = 6  # earlier question/answer pairs kept in the prompt
-ABOUT = "\n\n[about: "  # how a remembered answer names what its turn was about
 
 
 class PromptTemplateError(AgentError):
@@ -77,7 +77,8 @@ def _templates(directory: Path = PROMPTS_DIR) -> dict[str, PromptTemplate]:
     return {
         "instructions": PromptTemplate.load("instructions", {"tools", "tool_names"}, directory),
         "question": PromptTemplate.load("question", {"question"}, directory),
-        "context": PromptTemplate.load("context", {"entities"}, directory),
+        "linked": PromptTemplate.load("linked", {"found"}, directory),
+        "earlier": PromptTemplate.load("earlier", {"found"}, directory),
         "history": PromptTemplate.load("history", {"turns"}, directory),
         "observation": PromptTemplate.load("observation", {"observation"}, directory),
         "final_only": PromptTemplate.load("final_only", {"observation"}, directory),
@@ -97,13 +98,7 @@ _CORRECTIONS: dict[str, set[str]] = {
     "cut_off": set(),
     "invalid_arguments": {"tool", "errors", "arguments"},
     "repeated_call": {"tool"},
-    "ungrounded": {"values"},
-    "wants_similar": {"call"},
-    "wants_movies": {"call"},
-    "genre_as_tag": {"tag", "call"},
-    "no_rating": {"movie", "then"},
     "wrong_kind": {"tool", "errors"},
-    "about_movies": {"then"},
 }
 
 
@@ -137,21 +132,22 @@ class ReactPrompt:
         history: Sequence[ChatMessage] = (),
         scratchpad: Sequence[ScratchpadStep] = (),
         final_only: bool = False,
+        *,
+        linked: Linked | None = None,
+        earlier: Linked | None = None,
+        language: str = "en",
     ) -> list[ChatMessage]:
         turns = _alternating(history)[-2 * HISTORY_TURNS :]
         messages: list[ChatMessage] = []
-        about: list[str] = []
         lines: list[str] = []
         for user, assistant in zip(turns[::2], turns[1::2], strict=True):
-            answer, entities = split_remembered(assistant.content)
-            about = entities or about  # the latest turn that resolved something
-            lines += [f"User: {_one_line(user.content)}", f"You: {_one_line(answer)}"]
-        current = self._question(question, about)
+            lines += [f"User: {_one_line(user.content)}", f"You: {_one_line(assistant.content)}"]
+        current = self._question(question, linked, earlier if lines else None)
         if lines:  # as context, not as replies: a small model copies direct answers
-            earlier = self._templates["history"].format(turns="\n".join(lines))
-            current = ChatMessage(role="user", content=f"{earlier}\n\n{current.content}")
+            earlier_text = self._templates["history"].format(turns="\n".join(lines))
+            current = ChatMessage(role="user", content=f"{earlier_text}\n\n{current.content}")
         messages.append(current)
-        hint = self._language_hint(question)
+        hint = self._language_hint(language)
         for i, step in enumerate(scratchpad):
             last = final_only and i == len(scratchpad) - 1
             name = "final_only" if last else "retry" if step.retry else "observation"
@@ -169,20 +165,50 @@ class ReactPrompt:
         values = {"tool_names": self._tool_names, **details}
         return template.format(**{k: v for k, v in values.items() if k in template.inputs})
 
-    def _language_hint(self, question: str) -> str:
+    def _language_hint(self, language: str) -> str:
         """A line asking for the answer in the question's language; none for English (a small
         model told nothing answers a French question in English)."""
-        language = detect_language(question)
         if language == "en":
             return ""
-        return "\n" + self._templates["language"].format(language=language_name(language))
+        return "\n" + self._templates["language"].format(
+            language=language_name(cast(Any, language))
+        )
 
-    def _question(self, text: str, about: Sequence[str] = ()) -> ChatMessage:
+    def _question(
+        self, text: str, linked: Linked | None = None, earlier: Linked | None = None
+    ) -> ChatMessage:
         content = self._templates["question"].format(question=text)
-        if about:
-            context = self._templates["context"].format(entities="; ".join(about))
-            content = f"{context}\n{content}"
+        found = describe_linked(linked) if linked is not None else ""
+        if found:
+            content += "\n" + self._templates["linked"].format(found=found)
+        before = describe_linked(earlier) if earlier is not None else ""
+        if before:
+            content += "\n" + self._templates["earlier"].format(found=before)
         return ChatMessage(role="user", content=content)
+
+
+def describe_linked(linked: Linked) -> str:
+    """What linking found, one item per mention: `movie "Heat" = Heat (1995)`, `person Al
+    Pacino`, `genre Comedy ("funnier")`, `years 1990-1999 ("90s")`; weak mentions are left out."""
+    items: list[str] = []
+    for movie in linked.strong_movies():
+        best = movie.best
+        same = (
+            best.name.casefold() == movie.text.casefold()
+            or best.title.casefold() == movie.text.casefold()
+        )
+        items.append(
+            f"movie {best.label}" if same else f'movie {best.label} (written "{movie.text}")'
+        )
+    for person in linked.strong_people():
+        items.append(f"person {person.best.name}")
+    for genre in linked.genres:
+        same = genre.genre.casefold() == genre.text.casefold()
+        items.append(f"genre {genre.genre}" if same else f'genre {genre.genre} ("{genre.text}")')
+    for years in linked.years:
+        span = f"{years.first}" if years.first == years.last else f"{years.first}-{years.last}"
+        items.append(f'years {span} ("{years.text}")')
+    return "; ".join(items)
 
 
 def _one_line(text: str) -> str:
@@ -238,19 +264,6 @@ def final_blob(answer: str, thought: str | None = "I can answer now.") -> str:
     body = {"thought": thought} if thought is not None else {}
     body |= {"action": FINAL_ANSWER, "action_input": answer}
     return json.dumps(body, ensure_ascii=False)
-
-
-def remembered_answer(answer: str, entities: Sequence[str]) -> str:
-    """An answer as the history keeps it: the text, and what its turn was about."""
-    return f"{answer}{ABOUT}{'; '.join(entities)}]" if entities else answer
-
-
-def split_remembered(content: str) -> tuple[str, list[str]]:
-    """`remembered_answer` undone: the answer text and the entities (none for a plain answer)."""
-    head, marker, tail = content.rpartition(ABOUT)
-    if not marker or not tail.endswith("]"):
-        return content, []
-    return head, [e.strip() for e in tail[:-1].split(";") if e.strip()]
 
 
 def normalize_history(history: Iterable[ChatMessage | Mapping[str, str]]) -> list[ChatMessage]:

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import Field, SecretStr, ValidationInfo, field_validator
+from pydantic import Field, SecretStr, TypeAdapter, ValidationError, ValidationInfo, field_validator
 
 from agent.errors import LLMConfigurationError
 from agent.llm.base import MAX_NEW_TOKENS
@@ -23,7 +23,7 @@ from semantic_layer.settings_base import LayerSettings, variable
 
 LLMKind = Literal["tgi", "openai", "llamacpp"]
 DEFAULT_SPEC = "llamacpp"
-YES, NO = {"1", "true", "yes", "on"}, {"0", "false", "no", "off"}
+_FLAG = TypeAdapter(bool)  # pydantic's yes/no words: 1/0, true/false, yes/no, on/off
 
 
 class AgentSettings(LayerSettings):
@@ -72,12 +72,12 @@ class AgentSettings(LayerSettings):
     @field_validator("tool_first", mode="before")
     @classmethod
     def _flag(cls, value: Any) -> bool:
-        text = str(value).strip().lower()
-        if text in YES or value is True:
-            return True
-        if text in NO or value is False:
-            return False
-        raise ValueError(f"MOVIEAGENT_TOOL_FIRST={value!r} is not a yes/no value: use 1 or 0.")
+        try:
+            return _FLAG.validate_python(value.strip() if isinstance(value, str) else value)
+        except ValidationError:
+            raise ValueError(
+                f"MOVIEAGENT_TOOL_FIRST={value!r} is not a yes/no value: use 1 or 0."
+            ) from None
 
     def llm(self, spec: str | None = None) -> LLMSettings:
         """The model `spec` (else `MOVIEAGENT_LLM`) names, or a sentence saying the forms."""

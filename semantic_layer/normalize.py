@@ -9,41 +9,25 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from pathlib import Path
+
+import yaml
 
 ALIAS_SEPARATOR = " | "  # between a movie's aliases in Movie.aliasText (its full-text field)
 _YEAR = re.compile(r"\s*\(\s*\d{4}\s*\)\s*$")
-_ARTICLES = (
-    "the",
-    "a",
-    "an",
-    "les",
-    "la",
-    "le",
-    "l",
-    "il",
-    "el",
-    "los",
-    "las",
-    "das",
-    "der",
-    "die",
-)
+_WORDS = yaml.safe_load(Path(__file__).with_name("title_words.yaml").read_text(encoding="utf-8"))
+_ARTICLES: list[str] = _WORDS["articles"]
 _TRAILING = re.compile(r",\s*(" + "|".join(_ARTICLES) + r")$")
 _LEADING = re.compile(r"^(" + "|".join(_ARTICLES) + r")\s+")
 _PUNCT = re.compile(r"[^\w\s]|_")
 _SPACES = re.compile(r"\s+")
 _POSSESSIVE = re.compile(r"(\w)['\u2019]s\b")  # "Pan's Labyrinth" and "Pans Labyrinth" agree
 _HALF = re.compile(r"\s*\b1\s*[/\u2044]\s*2\b")  # "8 1/2", "8½": "8 and a half"
-_UNITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-          "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
-          "eighteen", "nineteen", "twenty"]  # fmt: skip
-_TENS = {"30": "thirty", "40": "forty", "50": "fifty", "60": "sixty", "70": "seventy",
-         "80": "eighty", "90": "ninety"}  # fmt: skip
-# Roman numerals of sequels; "i", "v", "x" and "xi" are left alone (a pronoun, "V for
-# Vendetta", "Malcolm X", a Chinese name).
-_ROMAN = {"ii": "two", "iii": "three", "iv": "four", "vi": "six", "vii": "seven",
-          "viii": "eight", "ix": "nine"}  # fmt: skip
-NUMBER_WORDS = {str(n): word for n, word in enumerate(_UNITS)} | _TENS | _ROMAN
+NUMBER_WORDS: dict[str, str] = (
+    {str(n): word for n, word in enumerate(_WORDS["numbers"])} | _WORDS["tens"] | _WORDS["roman"]
+)
+#: the full-text engine's stop words (see title_words.yaml)
+STOPWORDS: frozenset[str] = frozenset(_WORDS["stopwords"])
 
 
 def fold(text: str) -> str:

@@ -8,7 +8,6 @@ from typing import Any
 import streamlit as st
 
 from agent.llm.base import ChatMessage
-from agent.prompt import remembered_answer
 from agent.result import AgentResult, LLMCall, ToolStep
 
 TURNS = "turns"
@@ -42,16 +41,13 @@ def turns() -> list[Turn]:
 
 
 def history() -> list[ChatMessage]:
-    """The conversation so far, for follow-up questions (failed turns left out); each answer
-    keeps what its turn was about, so "who directed it?" finds the movie."""
+    """The conversation so far, for follow-up questions (failed turns left out); the agent
+    links its last turns to the graph, so "who directed it?" finds the movie."""
     messages: list[ChatMessage] = []
     for turn in turns():
         if turn.error is None and turn.answer:
-            entities = turn.result.entities if turn.result else []
             messages.append(ChatMessage(role="user", content=turn.question))
-            messages.append(
-                ChatMessage(role="assistant", content=remembered_answer(turn.answer, entities))
-            )
+            messages.append(ChatMessage(role="assistant", content=turn.answer))
     return messages
 
 

@@ -136,9 +136,10 @@ class Graph(ABC):
         """Put the graph `bulk_build` made in this graph's place, in one step."""
         raise BulkLoadError(f"{self.describe()} cannot swap in a graph built in bulk.")
 
-    def fulltext_query(self, words: list[str], *, any_word: bool) -> str:
+    def fulltext_query(self, words: list[str], *, any_word: bool, fuzzy: bool = True) -> str:
         """The full-text index query matching all `words` (or any, with `any_word`), each
-        fuzzy where it is long enough to be misspelt. Words are letters and digits only."""
+        fuzzy where it is long enough to be misspelt (unless not `fuzzy`). Words are letters
+        and digits only."""
         raise NotImplementedError(f"{type(self).__name__} has no full-text index syntax")
 
     @abstractmethod

@@ -128,9 +128,9 @@ class FalkorGraph(Graph):
         old one)."""
         self._db.client.rename(staging.settings.graph_name, self.settings.graph_name)
 
-    def fulltext_query(self, words: list[str], *, any_word: bool) -> str:
+    def fulltext_query(self, words: list[str], *, any_word: bool, fuzzy: bool = True) -> str:
         """RediSearch: `%word%` is a distance-1 fuzzy match, `|` is or."""
-        parts = [f"%{w}%" if len(w) >= 4 and not w.isdigit() else w for w in words]
+        parts = [f"%{w}%" if fuzzy and len(w) >= 4 and not w.isdigit() else w for w in words]
         return ("|" if any_word else " ").join(parts)
 
     @contextmanager

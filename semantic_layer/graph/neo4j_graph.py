@@ -83,9 +83,9 @@ class Neo4jGraph(Graph):
             on_progress(1, 1)
         return []
 
-    def fulltext_query(self, words: list[str], *, any_word: bool) -> str:
+    def fulltext_query(self, words: list[str], *, any_word: bool, fuzzy: bool = True) -> str:
         """Lucene: `word~` is a fuzzy match; words are or-ed by default."""
-        parts = [f"{w}~" if len(w) >= 4 and not w.isdigit() else w for w in words]
+        parts = [f"{w}~" if fuzzy and len(w) >= 4 and not w.isdigit() else w for w in words]
         return (" OR " if any_word else " AND ").join(parts)
 
     def describe(self) -> str:

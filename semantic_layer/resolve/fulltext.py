@@ -11,47 +11,10 @@ import re
 from typing import Any
 
 from semantic_layer.errors import GraphQueryError
+from semantic_layer.normalize import STOPWORDS
 from semantic_layer.resolve.reader import Reader
 
 MAX_WORDS = 8
-# RediSearch drops these; a fuzzy `%the%` would match every title.
-STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "but",
-        "by",
-        "for",
-        "if",
-        "in",
-        "into",
-        "is",
-        "it",
-        "no",
-        "not",
-        "of",
-        "on",
-        "or",
-        "such",
-        "that",
-        "the",
-        "their",
-        "then",
-        "there",
-        "these",
-        "they",
-        "this",
-        "to",
-        "was",
-        "will",
-        "with",
-    ]
-)
 _WORD = re.compile(r"^\w+$")
 
 

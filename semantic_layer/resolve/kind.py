@@ -7,7 +7,6 @@ whether to read the name as the other kind or to send the call back, before anyt
 
 from __future__ import annotations
 
-import re
 from enum import IntEnum
 from typing import Literal
 
@@ -39,22 +38,3 @@ def fit(graph: Reader, text: str, kind: Kind) -> Fit:
 
 def other(kind: Kind) -> Kind:
     return "person" if kind == "movie" else "movie"
-
-
-# what a question may wrap a name in: "电影 Hero (2002)", "the movie Heat", "director Sam Mendes"
-_KIND_WORDS = (
-    r"(?:the |a |le |la |el |der |die |das |il |o )?(?:movies?|films?|flicks?|pel[ií]culas?|filmes?|"
-    r"director|actor|actress|regisseur|r[ée]alisateur|schauspieler(?:in)?|"
-    r"电影|電影|映画|导演|演员|監督|俳優)(?![a-zà-ÿ])"
-)
-_WRAPPED = re.compile(
-    rf"^\s*(?:{_KIND_WORDS})\s*[:\uff1a]?\s*(?P<inner>.+?)\s*(?:{_KIND_WORDS})?\s*$", re.I
-)
-_TRAILING = re.compile(rf"^\s*(?P<inner>.+?)\s*(?:{_KIND_WORDS})\s*$", re.I)
-
-
-def without_kind_words(text: str) -> str:
-    """`text` without a word for its kind around it ("电影 Hero (2002)" -> "Hero (2002)", "the
-    movie Heat" -> "Heat"); `text` itself when there is none."""
-    found = _WRAPPED.match(text) or _TRAILING.match(text)
-    return found.group("inner") if found else text

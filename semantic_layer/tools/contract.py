@@ -22,6 +22,7 @@ from pydantic import BaseModel, ValidationError
 
 from semantic_layer.errors import AmbiguousEntityError, SemanticLayerError, ToolArgumentsError
 from semantic_layer.graph import Graph
+from semantic_layer.linking.arguments import link_arguments
 from semantic_layer.session import Session
 from semantic_layer.text_safety import clean_value
 from semantic_layer.tools.result import ToolResult
@@ -98,10 +99,13 @@ class Tool[InputT: BaseModel](ABC):
 
     def check(self, arguments: InputT, ctx: ToolContext) -> InputT:
         """The validated arguments as they should run, checked against the graph before the
-        call (the agent does it before it runs a call): a name read as the kind of thing the
-        graph knows it as, or `ToolArgumentsError` saying what a name is not. Most tools have
-        nothing to check."""
-        return arguments
+        call (the agent does it before it runs a call): each argument that names a movie or a
+        person is linked to the graph (`semantic_layer.linking.arguments`); a tool may also
+        read a name as the kind the graph knows it as, or raise `ToolArgumentsError` saying
+        what a name is not."""
+        if ctx.graph is None:
+            return arguments
+        return link_arguments(arguments, TracedGraph(ctx.graph))
 
     @abstractmethod
     def execute(self, arguments: InputT, graph: TracedGraph, session: Session) -> ToolResult:

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from semantic_layer.errors import ToolArgumentsError, ToolDeclarationError
 from semantic_layer.graph.queries import default_cypher_root
+from semantic_layer.linking.arguments import entity
 from semantic_layer.resolve import resolve_movie, resolve_person
 from semantic_layer.resolve.kind import Fit, fit, other
 from semantic_layer.session import Session
@@ -51,6 +52,7 @@ class DeclaredTool(Tool[BaseModel]):
         together" with a title and a genre) is sent back, saying what it is instead."""
         if ctx.graph is None:
             return arguments
+        arguments = super().check(arguments, ctx)  # a name inside what the model wrote
         graph = TracedGraph(ctx.graph)
         problems = []
         for param in self.spec.params:
@@ -120,6 +122,8 @@ def _field(param: ParamSpec) -> tuple[Any, Any]:
         annotation = _PLAIN.get(param.type, str)
     description = param.description + _RESOLVED_HINT.get(param.type, "")
     bounds: dict[str, Any] = {}
+    if param.type in ("movie", "person", "genre"):  # linked like any built-in tool's names
+        bounds["json_schema_extra"] = entity(param.type)
     if param.min is not None:
         bounds["ge"] = param.min
     if param.max is not None:

@@ -1,27 +1,14 @@
-"""The 19 MovieLens genres, matched case-insensitively ('sci-fi', 'SCI FI', 'science fiction')."""
+"""The 19 MovieLens genres, matched case-insensitively ('sci-fi', 'SCI FI') or by a word of the genre
+vocabulary ('science fiction', 'comedies': `semantic_layer/linking/genres.yaml`)."""
 
 from __future__ import annotations
 
 import re
 from enum import StrEnum
 
+from semantic_layer.linking.genres import genre_of
+
 _KEY = re.compile(r"[^a-z]")
-_ALIASES = {
-    "sciencefiction": "Sci-Fi",
-    "scifi": "Sci-Fi",
-    "noir": "Film-Noir",
-    "kids": "Children",
-    "family": "Children",
-    "childrens": "Children",
-    "animated": "Animation",
-    "romantic": "Romance",
-    "documentaries": "Documentary",
-    "musicals": "Musical",
-    "westerns": "Western",
-    "thrillers": "Thriller",
-    "comedies": "Comedy",
-    "dramas": "Drama",
-}
 
 
 class Genre(StrEnum):
@@ -55,5 +42,5 @@ class Genre(StrEnum):
         for member in cls:
             if _KEY.sub("", member.value.casefold()) == key:
                 return member
-        alias = _ALIASES.get(key)
-        return cls(alias) if alias else None
+        named = genre_of(value)  # the genre vocabulary: "comedies", "science fiction", "family"
+        return cls(named) if named else None

@@ -7,8 +7,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from semantic_layer.errors import ToolArgumentsError
+from semantic_layer.linking.arguments import entity
 from semantic_layer.resolve import resolve_movie, resolve_person
-from semantic_layer.resolve.kind import Fit, fit, other, without_kind_words
+from semantic_layer.resolve.kind import Fit, fit, other
 from semantic_layer.session import Session
 from semantic_layer.tools.contract import Tool, ToolContext
 from semantic_layer.tools.genre import Genre
@@ -23,8 +24,9 @@ FILMS = 40  # per role, the best known first; the total count is always given
 
 class InformationInput(BaseModel):
     entity: str = Field(
-        description="The one movie title or person's name the user asks about, as they "
-        "wrote it (with a year only if they gave one)."
+        description="The one movie title or person's name the user asks about, as the graph "
+        "found it (with a year only if they gave one).",
+        json_schema_extra=entity("movie", "person"),
     )
     entity_type: Literal["movie", "person"] = Field(
         default="movie",
@@ -53,13 +55,10 @@ class Information(Tool[InformationInput]):
             )
         if ctx.graph is None:
             return args
+        args = super().check(args, ctx)  # "电影 Hero (2002)": the name inside
         graph = TracedGraph(ctx.graph)
         kind = args.entity_type
         here, there = fit(graph, args.entity, kind), fit(graph, args.entity, other(kind))
-        bare = without_kind_words(args.entity)  # "电影 Hero (2002)": the name inside
-        unknown = max(here, there) < Fit.BY_NAME and bare != args.entity
-        if unknown and fit(graph, bare, kind) == Fit.BY_NAME:
-            return args.model_copy(update={"entity": bare})
         if there > here and (there == Fit.BY_NAME or here == Fit.NONE):
             return args.model_copy(update={"entity_type": other(kind)})
         return args

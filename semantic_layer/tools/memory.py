@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import re
 import time
 
 from pydantic import BaseModel, Field
 
+from semantic_layer.linking.arguments import entity
 from semantic_layer.resolve import resolve_movie
-from semantic_layer.resolve.kind import Fit, fit
 from semantic_layer.session import Session
-from semantic_layer.tools.contract import Tool, ToolContext, writing_user
+from semantic_layer.tools.contract import Tool, writing_user
 from semantic_layer.tools.payloads import StoredRating
 from semantic_layer.tools.result import ToolResult
 from semantic_layer.tools.trace import TracedGraph
@@ -18,8 +17,9 @@ from semantic_layer.tools.trace import TracedGraph
 
 class MemoryInput(BaseModel):
     movie: str = Field(
-        description="The one movie the user rated, as they wrote it (with a year only if they "
-        "gave one)."
+        description="The one movie the user rated, as the graph found it (with a year only if "
+        "they gave one).",
+        json_schema_extra=entity("movie"),
     )
     rating: float = Field(
         ge=1,
@@ -37,19 +37,6 @@ class Memory(Tool[MemoryInput]):
     )
     input_model = MemoryInput
     mode = "write"
-
-    def check(self, args: MemoryInput, ctx: ToolContext) -> MemoryInput:
-        """The rating glued to the title ("I rate RoboCop 4 stars" as movie "RoboCop 4",
-        rating 4; "Jurassic Park 3.5 stars") is taken off when only the title without it names
-        a movie."""
-        glued = _GLUED_RATING.match(args.movie)
-        head = glued.group("title") if glued else ""
-        if ctx.graph is None or not glued or not _same_number(glued.group("number"), args.rating):
-            return args
-        graph = TracedGraph(ctx.graph)
-        if fit(graph, args.movie, "movie") < Fit.BY_NAME <= fit(graph, head, "movie"):
-            return args.model_copy(update={"movie": head})
-        return args
 
     def execute(self, args: MemoryInput, graph: TracedGraph, session: Session) -> ToolResult:
         session.require_writable()  # a MovieLens demo user: refused with a sentence
@@ -80,18 +67,3 @@ class Memory(Tool[MemoryInput]):
                 user_id=user_id,
             ),
         )
-
-
-# a title, then a number and maybe its unit: "RoboCop 4", "Jurassic Park 3.5 stars", "Up 4/5"
-_GLUED_RATING = re.compile(
-    r"^(?P<title>.+?)\s+(?P<number>\d(?:[.,]\d)?)\s*(?:stars?|/\s*5|out of 5|sterne?|"
-    r"étoiles?|estrellas?|stelle|星)?\s*$",
-    re.IGNORECASE,
-)
-
-
-def _same_number(text: str, rating: float) -> bool:
-    try:
-        return float(text.replace(",", ".")) == rating
-    except ValueError:
-        return False

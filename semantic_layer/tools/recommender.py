@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from semantic_layer.linking.arguments import entity
 from semantic_layer.resolve import MovieRef, resolve_movie
 from semantic_layer.session import Session
 from semantic_layer.tools.contract import Tool
@@ -25,12 +26,14 @@ PRIOR_WEIGHT = 10  # ... as if it had this many extra ratings at that mean
 class RecommenderInput(BaseModel):
     movie: str | None = Field(
         default=None,
+        json_schema_extra=entity("movie"),
         description="The movie the user named to find similar movies to ('like X', 'fans "
         "of X'), or the one a follow-up's 'it' means. Leave it out when they ask from their own "
         "ratings or only for a kind of movie; never make one up.",
     )
     genre: Genre | None = Field(
         default=None,
+        json_schema_extra=entity("genre"),
         description="Only when the user asks for a kind of movie ('a comedy', 'something "
         "scary' = Horror); otherwise leave it out.",
     )

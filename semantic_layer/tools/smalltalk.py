@@ -10,17 +10,12 @@ from semantic_layer.tools.payloads import SmalltalkReply
 from semantic_layer.tools.result import ToolResult
 from semantic_layer.tools.trace import TracedGraph
 
-# short: a small model repeats it as its answer, and every token of an answer is waited for
+# short: a small model repeats it as its answer, and every token of an answer is waited for;
+# no example titles or names: a small model copies them into its answer as if they were facts
 REPLY = (
     "I'm a movie assistant: I recommend movies, tell you who made or starred in a film, and "
     "remember your ratings."
 )
-EXAMPLES = [
-    "Recommend something like Heat",
-    "Who directed Casino?",
-    "What has Tom Hanks acted in?",
-    "I loved The Matrix, remember that",
-]
 
 
 class SmalltalkInput(BaseModel):
@@ -40,5 +35,5 @@ class Smalltalk(Tool[SmalltalkInput]):
 
     def execute(self, args: SmalltalkInput, graph: TracedGraph, session: Session) -> ToolResult:
         return ToolResult(
-            tool=self.name, kind="text", message=REPLY, data=SmalltalkReply(examples=EXAMPLES)
+            tool=self.name, kind="text", message=REPLY, data=SmalltalkReply(examples=[])
         )

@@ -25,8 +25,8 @@ class TracedGraph:
             raise GraphUnavailableError("This call has no graph to query; connect one first.")
         return self._graph
 
-    def fulltext_query(self, words: list[str], *, any_word: bool) -> str:
-        return self.graph.fulltext_query(words, any_word=any_word)
+    def fulltext_query(self, words: list[str], *, any_word: bool, fuzzy: bool = True) -> str:
+        return self.graph.fulltext_query(words, any_word=any_word, fuzzy=fuzzy)
 
     def read(self, name: str, params: Mapping[str, Any] | None = None) -> list[Row]:
         values = dict(params or {})

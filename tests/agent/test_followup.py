@@ -1,10 +1,12 @@
-"""Follow-ups: the history carries what the last turn resolved, and the next prompt names it."""
+"""Follow-ups: what the last turns mentioned is linked to the graph and named in the prompt."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from agent.cli import Conversation
 from agent.loop import Agent
-from agent.prompt import ReactPrompt, remembered_answer, split_remembered
+from agent.prompt import ReactPrompt
 from semantic_layer.session import Session
 from semantic_layer.tools.result import ToolResult
 from tests.agent.fakes import ScriptedLLM, ScriptedTool, call, casino_candidates, final
@@ -28,15 +30,11 @@ def test_candidates_are_remembered_as_the_choice(tools: list[ScriptedTool]) -> N
     assert result.entities == ["Casino (1995) or Casino Royale (2006)"]
 
 
-def test_remembered_answers_round_trip() -> None:
-    text = remembered_answer("It was Michael Mann.", ["Heat (1995)", "Michael Mann"])
-    assert split_remembered(text) == ("It was Michael Mann.", ["Heat (1995)", "Michael Mann"])
-    assert split_remembered("Plain [answer]") == ("Plain [answer]", [])
-    assert remembered_answer("No tools.", []) == "No tools."
-
-
-def test_the_follow_up_prompt_names_the_last_turns_movie(tools: list[ScriptedTool]) -> None:
-    """In `movieagent chat`: the answer does not say "Heat", the follow-up still resolves it."""
+def test_the_follow_up_prompt_names_what_the_last_turns_mentioned(
+    tools: list[ScriptedTool], movie_graph: Any
+) -> None:
+    """In `movieagent chat`: "it" in the follow-up is the movie the last turn was about, found
+    by linking the last turns to the graph (no text round trip)."""
     tools[1].results.append(heat_facts())
     llm = ScriptedLLM(
         call("information", entity="Heat"),
@@ -45,25 +43,29 @@ def test_the_follow_up_prompt_names_the_last_turns_movie(tools: list[ScriptedToo
         final("Al Pacino and Robert De Niro."),
     )
     conversation = Conversation(Agent(llm, tools), Session())
+    conversation.graph = movie_graph
     conversation.ask("Who directed Heat?", stream_answer=False)
     conversation.ask("Who stars in it?", stream_answer=False)
     (follow_up,) = llm.requests[2].messages
     text = follow_up.content
     assert text.endswith(
         "You: It was directed by Michael Mann.\n\n"
-        "The conversation so far is about: Heat (1995).\nQuestion: Who stars in it?"
+        "Question: Who stars in it?\nEarlier in the conversation: movie Heat (1995); "
+        "person Michael Mann."
     )
-    assert "[about:" not in text  # the answer itself is shown clean
 
 
-def test_the_latest_resolved_entities_survive_a_chat_turn(tools: list[ScriptedTool]) -> None:
-    history = [
-        {"role": "user", "content": "Who directed Heat?"},
-        {"role": "assistant", "content": remembered_answer("Michael Mann.", ["Heat (1995)"])},
-        {"role": "user", "content": "Hello"},
-        {"role": "assistant", "content": "Hi! Ask me about movies."},
-    ]
+def test_the_question_shows_what_the_graph_found_in_it(
+    tools: list[ScriptedTool], movie_graph: Any
+) -> None:
     from agent.prompt import normalize_history
+    from semantic_layer.linking.linker import link
 
-    messages = ReactPrompt(tools).messages("Who stars in it?", normalize_history(history))
-    assert "The conversation so far is about: Heat (1995).\nQuestion:" in messages[-1].content
+    question = "Something like Casino, but a comedy from the 90s?"
+    messages = ReactPrompt(tools).messages(
+        question, normalize_history([]), linked=link(movie_graph, question)
+    )
+    assert messages[-1].content.endswith(
+        f"Question: {question}\nFound in the graph: movie Casino (1995); genre Comedy; "
+        'years 1990-1999 ("90s").'
+    )

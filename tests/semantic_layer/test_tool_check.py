@@ -66,34 +66,3 @@ def test_a_genre_is_not_an_entity(entity: str) -> None:
         Information().check(InformationInput(entity=entity), ToolContext())
     dated = InformationInput(entity="Romance (1999)")  # the movie of that name, with its year
     assert Information().check(dated, ToolContext()) is dated
-
-
-@pytest.mark.parametrize(
-    ("movie", "rating", "stored_as"),
-    [
-        ("RoboCop 4", 4, "RoboCop"),
-        ("Zootopia 5", 5, "Zootopia"),
-        ("Jurassic Park 3.5 stars", 3.5, "Jurassic Park"),
-        ("Up 4/5", 4, "Up"),
-        ("Se7en 5", 4, "Se7en 5"),  # not the rating given: kept
-        ("Toy Story 3", 3, "Toy Story 3"),  # a title with its number: kept
-    ],
-)
-def test_a_rating_glued_to_the_title_is_taken_off(
-    context: ToolContext, movie: str, rating: float, stored_as: str
-) -> None:
-    from semantic_layer.tools.memory import Memory, MemoryInput
-
-    checked = Memory().check(MemoryInput(movie=movie, rating=rating), context)
-    assert checked.movie == stored_as
-    titled = MemoryInput(movie="Ocean's 11", rating=11 / 2.2)  # not the rating: kept
-    assert Memory().check(titled, context).movie == "Ocean's 11"
-
-
-def test_a_word_for_the_kind_around_a_title_is_taken_off(context: ToolContext) -> None:
-    info = Information()
-    for typed, found in (("电影 Hero (2002)", "Hero (2002)"), ("the movie Heat", "Heat")):
-        checked = info.check(InformationInput(entity=typed, entity_type="movie"), context)
-        assert checked.entity == found
-    kept = info.check(InformationInput(entity="Hero", entity_type="movie"), context)
-    assert kept.entity == "Hero"  # nothing around it: as typed

@@ -1,0 +1,169 @@
+"""Whether an answer states only what this question's tool rows hold.
+
+The linker (`semantic_layer.linking`) reads the draft answer like a question: every movie and
+person it names must be one a returned row holds (a tool's help text, such as small talk's
+example questions, is not a row), every movie and person named in one sentence must be linked
+by a row (a film card lists the person, or the person's card lists the film), a `Title (year)`
+must carry the year the row has, and a rating the answer reports must be the one stored.
+`unsupported` lists what fails; the loop then answers from the rows instead
+(`agent.render`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from semantic_layer.linking.linker import link
+from semantic_layer.linking.mentions import Linked, MovieMention
+from semantic_layer.normalize import fold
+from semantic_layer.resolve.reader import Reader
+from semantic_layer.tools.payloads import (
+    Film,
+    MovieCard,
+    PersonCard,
+    Recommendations,
+    Rows,
+    StoredRating,
+)
+from semantic_layer.tools.result import ToolResult
+
+_SENTENCE = re.compile(r"[^.!?\u3002\uff01\uff1f]+[.!?\u3002\uff01\uff1f]*")
+_RATING = re.compile(r"(?<![\w.])([0-5](?:[.,]5)?)(?:\s*/\s*5)?(?![\w.])")
+
+
+@dataclass
+class Facts:
+    """What the rows of one question hold: movies (by id, with their year), people, and which
+    person goes with which movie."""
+
+    movies: dict[int, int | None] = field(default_factory=dict)
+    titles: dict[str, int] = field(default_factory=dict)  # folded title -> a movie id held
+    people: set[str] = field(default_factory=set)
+    pairs: set[tuple[int, str]] = field(default_factory=set)
+    texts: list[str] = field(default_factory=list)  # declared tools' rows, as text
+    ratings: set[float] = field(default_factory=set)
+
+    def add_movie(self, film: Film | None, people: Iterable[str] = ()) -> None:
+        if film is None:
+            return
+        self.movies[film.movie_id] = film.year
+        self.titles.setdefault(fold(film.title), film.movie_id)
+        for name in people:
+            self.people.add(fold(name))
+            self.pairs.add((film.movie_id, fold(name)))
+
+
+def facts_of(results: Iterable[ToolResult | None]) -> Facts:
+    """The facts the data of `results` hold (candidates offered count as rows too)."""
+    facts = Facts()
+    for result in results:
+        if result is None:
+            continue
+        for candidate in result.candidates:
+            if candidate.movie_id is not None:
+                facts.movies[candidate.movie_id] = candidate.year
+                facts.titles.setdefault(
+                    fold(candidate.title or candidate.label), candidate.movie_id
+                )
+            if candidate.name:
+                facts.people.add(fold(candidate.name))
+        _add(facts, result.data)
+    return facts
+
+
+def _add(facts: Facts, data: Any) -> None:
+    if isinstance(data, MovieCard):
+        facts.add_movie(data, [*data.directors, *data.cast])
+    elif isinstance(data, PersonCard):
+        facts.people.add(fold(data.name))
+        for film in [*data.acted_in, *data.directed]:
+            facts.add_movie(film, [data.name])
+    elif isinstance(data, Recommendations):
+        for rec in data.recommendations:
+            facts.add_movie(rec)
+        if data.basis.movie_id is not None:
+            facts.movies[data.basis.movie_id] = None
+            if data.basis.movie:
+                facts.titles.setdefault(fold(data.basis.movie), data.basis.movie_id)
+    elif isinstance(data, StoredRating):
+        facts.add_movie(data)
+        facts.ratings.update(r for r in (data.rating, data.previous) if r is not None)
+    elif isinstance(data, Film):
+        facts.add_movie(data)
+    elif isinstance(data, Rows):
+        facts.texts += [fold(" ".join(str(v) for v in row.values())) for row in data]
+
+
+def unsupported(
+    answer: str, results: Sequence[ToolResult | None], graph: Reader | None
+) -> list[str]:
+    """What `answer` states that no row of `results` holds (empty: everything is held)."""
+    facts = facts_of(results)
+    problems: list[str] = []
+    for sentence in _SENTENCE.findall(answer):
+        linked = link(graph, sentence)
+        problems += _names(linked, facts, sentence)
+        problems += _relations(linked, facts)
+    if facts.ratings:
+        said = {float(m.group(1).replace(",", ".")) for m in _RATING.finditer(answer)}
+        problems += [
+            f"rating {r:g} (stored: {sorted(facts.ratings)})" for r in said - facts.ratings
+        ]
+    return list(dict.fromkeys(problems))
+
+
+def _held(movie: MovieMention, facts: Facts) -> list[int]:
+    """The ids of the rows' movies that `movie` may be: the same id, or the same title (rows
+    from another copy of the graph)."""
+    ids = [c.movie_id for c in movie.candidates if c.movie_id in facts.movies]
+    for candidate in movie.candidates:
+        ids += [
+            facts.titles[t]
+            for t in (fold(candidate.title), fold(candidate.label))
+            if t in facts.titles
+        ]
+    return list(dict.fromkeys(ids))
+
+
+def _names(linked: Linked, facts: Facts, sentence: str) -> list[str]:
+    problems = []
+    for movie in linked.strong_movies():
+        held = _held(movie, facts)
+        held_rows = any(movie.best.name.casefold() in t for t in facts.texts)
+        if not held and not held_rows:
+            problems.append(f"movie {movie.best.label}")
+            continue
+        year = _year_after(sentence, movie.end)
+        if year is not None and held and all(facts.movies[i] not in (None, year) for i in held):
+            problems.append(f"{movie.best.title} ({year}): the row says {facts.movies[held[0]]}")
+    for person in linked.strong_people():
+        names = {fold(c.name) for c in person.candidates}
+        if not names & facts.people and not any(n in t for n in names for t in facts.texts):
+            problems.append(f"person {person.best.name}")
+    return problems
+
+
+def _relations(linked: Linked, facts: Facts) -> list[str]:
+    """A movie and a person named in one sentence must be linked by a row."""
+    problems = []
+    movies = [
+        m for m in linked.strong_movies() if any(c.movie_id in facts.movies for c in m.candidates)
+    ]
+    people = [
+        p for p in linked.strong_people() if {fold(c.name) for c in p.candidates} & facts.people
+    ]
+    for movie in movies:
+        for person in people:
+            ids = set(_held(movie, facts))
+            names = {fold(c.name) for c in person.candidates}
+            if not any((i, n) in facts.pairs for i in ids for n in names):
+                problems.append(f"{person.best.name} with {movie.best.label}")
+    return problems
+
+
+def _year_after(sentence: str, end: int) -> int | None:
+    match = re.match(r"\s*\((\d{4})\)", sentence[end:])
+    return int(match.group(1)) if match else None

@@ -1,0 +1,84 @@
+"""Tool arguments that name a movie, a person or a genre, linked to the graph.
+
+A tool's input model marks such a field with `x-entity` in its JSON schema extras
+(`entity("movie")`, `entity("movie", "person")`); declared tools get the mark from their
+parameter types. Two things use the mark, the same for every tool, built-in or declared:
+the agent's grammar offers the names linking found in the question for that field
+(`linked_names`), and a tool's `check` replaces a value that names nothing in the graph by the
+one name linking finds inside it (`link_arguments`): "Jurassic Park 3.5 stars" is Jurassic
+Park, "电影 Hero (2002)" is Hero (2002).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from semantic_layer.linking.linker import link
+from semantic_layer.linking.mentions import Linked
+from semantic_layer.resolve.kind import Fit, Kind, fit
+from semantic_layer.resolve.reader import Reader
+
+ENTITY_KEY = "x-entity"
+
+
+def entity(*kinds: str) -> dict[str, Any]:
+    """The JSON schema extra that marks a field as naming one of `kinds` (movie, person,
+    genre)."""
+    return {ENTITY_KEY: " ".join(kinds)}
+
+
+def kinds_of(schema_extra: Any) -> list[str]:
+    """The kinds a field's schema extra names (none for an unmarked field)."""
+    if not isinstance(schema_extra, dict):
+        return []
+    value = schema_extra.get(ENTITY_KEY)
+    return value.split() if isinstance(value, str) else []
+
+
+def linked_names(linked: Linked, marked: Any) -> list[str]:
+    """The names linking found of the kinds `marked` (a field's `x-entity` value) names."""
+    kinds = marked.split() if isinstance(marked, str) else []
+    names: list[str] = []
+    if "movie" in kinds:
+        names += [m.best.title for m in linked.strong_movies()]
+    if "person" in kinds:
+        names += [p.best.name for p in linked.strong_people()]
+    if "genre" in kinds:
+        names += [g.genre for g in linked.genres]
+    return list(dict.fromkeys(names))
+
+
+def link_arguments[M: BaseModel](arguments: M, graph: Reader) -> M:
+    """`arguments` with each marked value that names nothing in the graph replaced by the one
+    name linking finds in it; unchanged when it names something, or when linking finds none or
+    several."""
+    updates: dict[str, Any] = {}
+    for name, field in type(arguments).model_fields.items():
+        kinds = [k for k in kinds_of(field.json_schema_extra) if k in ("movie", "person")]
+        value = getattr(arguments, name)
+        if not kinds or value is None:
+            continue
+        if isinstance(value, str):
+            new: Any = _linked_value(graph, kinds, value)
+        elif isinstance(value, list):
+            new = [_linked_value(graph, kinds, v) if isinstance(v, str) else v for v in value]
+        else:
+            continue
+        if new != value:
+            updates[name] = new
+    return arguments.model_copy(update=updates) if updates else arguments
+
+
+def _linked_value(graph: Reader, kinds: list[str], value: str) -> str:
+    known: list[Kind] = [k for k in ("movie", "person") if k in kinds]
+    if any(fit(graph, value, kind) == Fit.BY_NAME for kind in known):
+        return value
+    linked = link(graph, value)
+    names = []
+    if "movie" in kinds:
+        names += [m.best.label if len(m.candidates) > 1 else m.best.title for m in linked.movies]
+    if "person" in kinds:
+        names += [p.best.name for p in linked.people]
+    return names[0] if len(names) == 1 else value

@@ -1,0 +1,51 @@
+"""`link`: the movies, people, genres and years a text mentions (see `semantic_layer.linking`).
+
+Movies and people come from the graph's full-text indexes (`names`), genres from the genre
+vocabulary (`genres`), years and decades from digits (`years`). A one-word movie or person
+inside a longer mention of the other kind is dropped ("Heat" in "Heath Ledger" cannot happen,
+"Ford" in "Harrison Ford" can), and genre words inside a title or name do not count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from semantic_layer.linking.genres import genre_mentions
+from semantic_layer.linking.mentions import Linked, Mention
+from semantic_layer.linking.names import movie_mentions, person_mentions
+from semantic_layer.linking.tokens import Span, words
+from semantic_layer.linking.years import years_mentions
+from semantic_layer.resolve.reader import Reader
+
+MAX_TEXT = 2000  # characters of a text that are linked
+
+
+def link(graph: Reader | None, text: str) -> Linked:
+    """Everything `text` mentions that the graph knows (genres and years without a graph)."""
+    text = text[:MAX_TEXT]
+    found = words(text)
+    movies = movie_mentions(graph, text, found) if graph is not None and found else []
+    people = person_mentions(graph, text, found) if graph is not None and found else []
+    movies = [m for m in movies if not _inside_other(m, people)]
+    people = [p for p in people if not _inside_other(p, movies)]
+    taken = [Span(0, 0, m.start, m.end, m.text) for m in [*movies, *people]]
+    years = [
+        y for y in years_mentions(text)
+        if not any(t.start <= y.start < t.end or _dates(text, t.end, y.start) for t in taken)
+    ]  # fmt: skip
+    return Linked(movies=movies, people=people, genres=genre_mentions(text, taken), years=years)
+
+
+def _dates(text: str, end: int, start: int) -> bool:
+    """Whether a year at `start` is the year of the title ending at `end`: "Heat (1995)"."""
+    return 0 < start - end <= 3 and text[end:start].strip() == "("
+
+
+def _inside_other(mention: Mention, others: Sequence[Mention]) -> bool:
+    """Strictly inside a longer mention of the other kind."""
+    return any(
+        o.start <= mention.start
+        and mention.end <= o.end
+        and (o.end - o.start) > (mention.end - mention.start)
+        for o in others
+    )

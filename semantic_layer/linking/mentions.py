@@ -1,0 +1,100 @@
+"""What linking found in a text: typed mentions with their candidates and scores.
+
+A mention is a span of the text (as written, with its character offsets) and what it may name:
+movies or people from the graph (best first, each with how alike its name is to the span), one
+genre, or a range of years. `Linked` gathers them for one text.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+Strength = Literal["strong", "weak"]
+
+
+class MovieMatch(BaseModel):
+    movie_id: int
+    title: str
+    year: int | None = None
+    name: str  # the name it was found by: the title or an alias
+    score: float  # 0..1, how alike that name is to the span
+    rating_count: int = 0
+
+    @property
+    def label(self) -> str:
+        return f"{self.title} ({self.year})" if self.year else self.title
+
+
+class PersonMatch(BaseModel):
+    name: str
+    score: float
+    directed: int = 0
+    acted: int = 0
+
+
+class Mention(BaseModel):
+    text: str  # the span as written
+    start: int
+    end: int
+    strength: Strength = "strong"  # weak: one ordinary word that may not be a name at all
+
+
+class MovieMention(Mention):
+    kind: Literal["movie"] = "movie"
+    candidates: list[MovieMatch] = Field(min_length=1)
+
+    @property
+    def best(self) -> MovieMatch:
+        return self.candidates[0]
+
+
+class PersonMention(Mention):
+    kind: Literal["person"] = "person"
+    candidates: list[PersonMatch] = Field(min_length=1)
+
+    @property
+    def best(self) -> PersonMatch:
+        return self.candidates[0]
+
+
+class GenreMention(Mention):
+    kind: Literal["genre"] = "genre"
+    genre: str
+
+
+class YearsMention(Mention):
+    kind: Literal["years"] = "years"
+    first: int
+    last: int
+
+
+class Linked(BaseModel):
+    """Everything linking found in one text, each kind in the order of the text."""
+
+    movies: list[MovieMention] = Field(default_factory=list)
+    people: list[PersonMention] = Field(default_factory=list)
+    genres: list[GenreMention] = Field(default_factory=list)
+    years: list[YearsMention] = Field(default_factory=list)
+
+    def strong_movies(self) -> list[MovieMention]:
+        return [m for m in self.movies if m.strength == "strong"]
+
+    def strong_people(self) -> list[PersonMention]:
+        return [p for p in self.people if p.strength == "strong"]
+
+    def is_empty(self) -> bool:
+        return not (self.movies or self.people or self.genres or self.years)
+
+    def merged(self, other: Linked) -> Linked:
+        """This text's mentions, then `other`'s of things not mentioned here."""
+        movies = {c.movie_id for m in self.movies for c in m.candidates}
+        people = {c.name for p in self.people for c in p.candidates}
+        genres = {g.genre for g in self.genres}
+        return Linked(
+            movies=self.movies + [m for m in other.movies if m.best.movie_id not in movies],
+            people=self.people + [p for p in other.people if p.best.name not in people],
+            genres=self.genres + [g for g in other.genres if g.genre not in genres],
+            years=self.years or other.years,
+        )

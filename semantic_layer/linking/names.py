@@ -1,0 +1,202 @@
+"""Movies and people a text mentions, found through the graph's full-text indexes.
+
+Each word of the text (not a stop word) is looked up in the title index (titles and aliases)
+and the name index, misspellings included (the index's fuzzy match); every hit's names are
+then compared with the runs of words in the text of the same length, normalized the way titles
+and names are keyed (`semantic_layer.normalize`). A run that reads as a hit's name (exactly,
+or nearly for a long name) is a mention; several hits for one run are its candidates, best
+first. Overlapping runs keep the longest.
+
+One ordinary word is weak evidence: "water" in "the boiling point of water" is not the film
+*Water*. A one-word mention is therefore weak unless it is written with a capital (not as the
+first word of a sentence, and not in a text written all in capitals or all in lower case),
+or, in a lower-case text, it names a movie many people rated. Weak mentions are kept, marked.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from typing import Any
+
+from semantic_layer.errors import GraphQueryError
+from semantic_layer.linking.mentions import (
+    MovieMatch,
+    MovieMention,
+    PersonMatch,
+    PersonMention,
+    Strength,
+)
+from semantic_layer.linking.tokens import Span, Word, all_lower, spans
+from semantic_layer.normalize import ALIAS_SEPARATOR, STOPWORDS, normalize_name, normalize_title
+from semantic_layer.resolve.reader import Reader
+from semantic_layer.resolve.text import similarity
+
+HITS_PER_WORD = 12  # full-text hits read for each word of the text
+NEAR = 0.9  # a name this alike to a run of words (and long enough) is a mention
+NEAR_MIN_CHARS = 8  # shorter names must match exactly
+KNOWN = 20  # ratings that make a one-word lower-case title likely meant
+MAX_CANDIDATES = 5
+SURNAME = 0.8  # the score of a person found by the last word of their name alone
+SURNAME_MIN_CHARS = 4
+
+
+def movie_mentions(graph: Reader, text: str, found: list[Word]) -> list[MovieMention]:
+    hits = _hits(graph, "resolve/movie_fulltext", found, "movieId")
+    matches: dict[tuple[int, int], list[MovieMatch]] = {}
+    places: dict[tuple[int, int], Span] = {}
+    for row in hits:
+        names = [row["title"], *_aliases(row)]
+        best: dict[tuple[int, int], MovieMatch] = {}
+        for name in names:
+            key = normalize_title(name)
+            for span, score in _runs(text, found, key, normalize_title):
+                match = MovieMatch(
+                    movie_id=row["movieId"],
+                    title=row["title"],
+                    year=row["year"],
+                    name=name,
+                    score=score,
+                    rating_count=row.get("ratingCount") or 0,
+                )
+                at = (span.first, span.last)
+                if at not in best or score > best[at].score:
+                    best[at], places[at] = match, span
+        for at, match in best.items():
+            matches.setdefault(at, []).append(match)
+    mentions = []
+    for at, found_here in matches.items():
+        ranked = sorted(found_here, key=lambda m: (-m.score, -m.rating_count, m.movie_id))
+        span = places[at]
+        mentions.append(
+            MovieMention(
+                text=span.text,
+                start=span.start,
+                end=span.end,
+                strength=_strength(span, found, ranked[0].rating_count),
+                candidates=ranked[:MAX_CANDIDATES],
+            )
+        )
+    return _longest_first(mentions, found)
+
+
+def person_mentions(graph: Reader, text: str, found: list[Word]) -> list[PersonMention]:
+    hits = _hits(graph, "resolve/person_fulltext", found, "name")
+    matches: dict[tuple[int, int], list[PersonMatch]] = {}
+    places: dict[tuple[int, int], Span] = {}
+    for row in hits:
+        key = row.get("nameNorm") or normalize_name(row["name"])
+        surname = key.split()[-1] if len(key.split()) > 1 else ""
+        runs = list(_runs(text, found, key, normalize_name))
+        if len(surname) >= SURNAME_MIN_CHARS:  # "films by Nolan": the name's last word alone
+            runs += [(span, SURNAME) for span, _ in _runs(text, found, surname, normalize_name)]
+        for span, score in runs:
+            at = (span.first, span.last)
+            places[at] = span
+            matches.setdefault(at, []).append(
+                PersonMatch(
+                    name=row["name"],
+                    score=score,
+                    directed=row.get("directed") or 0,
+                    acted=row.get("acted") or 0,
+                )
+            )
+    mentions = []
+    for at, found_here in matches.items():
+        ranked = sorted(found_here, key=lambda p: (-p.score, -(p.acted + p.directed), p.name))
+        span = places[at]
+        popularity = (
+            KNOWN if ranked[0].score > SURNAME and ranked[0].acted + ranked[0].directed >= 3 else 0
+        )
+        mentions.append(
+            PersonMention(
+                text=span.text,
+                start=span.start,
+                end=span.end,
+                strength=_strength(span, found, popularity),
+                candidates=ranked[:MAX_CANDIDATES],
+            )
+        )
+    return _longest_first(mentions, found)
+
+
+def _hits(graph: Reader, query: str, found: list[Word], key: str) -> list[dict[str, Any]]:
+    """Full-text hits for each word of the text and each pair of neighbouring words, each
+    looked up as written first and loosely (misspelt) only when that finds nothing."""
+    terms = [w.folded if _searchable(w.folded) else None for w in found]
+    groups = [[t] for t in terms if t] + [[a, b] for a, b in itertools.pairwise(terms) if a and b]
+    rows: dict[Any, dict[str, Any]] = {}
+    for words in dict.fromkeys(tuple(g) for g in groups):
+        for fuzzy in (False, True):
+            try:
+                q = graph.fulltext_query(list(words), any_word=False, fuzzy=fuzzy)
+                hits = graph.read(query, {"query": q, "limit": HITS_PER_WORD})
+            except GraphQueryError:
+                hits = []
+            for row in hits:
+                rows.setdefault(row[key], row)
+            if hits:
+                break
+    return list(rows.values())
+
+
+def _searchable(word: str) -> bool:
+    return word.isalnum() and word not in STOPWORDS and (len(word) > 1 or not word.isascii())
+
+
+def _aliases(row: dict[str, Any]) -> list[str]:
+    text = row.get("aliasText")
+    return [a for a in text.split(ALIAS_SEPARATOR) if a] if text else []
+
+
+def _runs(text: str, found: list[Word], key: str, normalize: Any) -> Iterable[tuple[Span, float]]:
+    """The runs of words in `text` that read as the name keyed `key`, with how alike."""
+    size = len(key.split())
+    if not size:
+        return
+    for span in spans(text, found, range(max(1, size), size + 2)):  # + a leading article
+        typed = normalize(span.text)
+        if not typed or len(typed.split()) != size:
+            continue
+        if typed == key:
+            yield span, 1.0
+        elif len(key) >= NEAR_MIN_CHARS and (score := similarity(typed, key)) >= NEAR:
+            yield span, score
+
+
+def _strength(span: Span, found: list[Word], popularity: int) -> Strength:
+    """Weak: ordinary words that may not be a name (see the module's docstring)."""
+    inner = found[span.first : span.last + 1]
+    ordinary = span.size == 1 and inner[0].folded in STOPWORDS  # "it", "up"
+    known = popularity >= KNOWN and not ordinary
+    if all_lower(found) or all(w.capital for w in found):  # capitals tell nothing
+        return "strong" if known else "weak"
+    if any(w.capital and not w.sentence_start for w in inner):
+        before = found[span.first - 1] if span.first > 0 else None
+        after = found[span.last + 1] if span.last + 1 < len(found) else None
+        longer = any(w is not None and w.capital and not w.sentence_start for w in (before, after))
+        return "weak" if longer and not known else "strong"  # "Cup" in "the World Cup"
+    opens = inner[0].capital and inner[0].sentence_start  # "Jaws was great."
+    return "strong" if known and (opens or span.size > 1) else "weak"
+
+
+def _longest_first[M: (MovieMention, PersonMention)](
+    mentions: list[M], found: list[Word]
+) -> list[M]:
+    """Mentions that do not overlap a longer (then better) one, in the order of the text."""
+
+    def place(m: MovieMention | PersonMention) -> tuple[int, int]:
+        first = next(i for i, w in enumerate(found) if w.start == m.start)
+        last = next(i for i, w in enumerate(found) if w.end == m.end)
+        return first, last
+
+    def size(m: MovieMention | PersonMention) -> int:
+        first, last = place(m)
+        return last - first + 1
+
+    kept: list[M] = []
+    for mention in sorted(mentions, key=lambda m: (-size(m), -m.best.score)):
+        first, last = place(mention)
+        if all(last < place(k)[0] or first > place(k)[1] for k in kept):
+            kept.append(mention)
+    return sorted(kept, key=lambda m: m.start)

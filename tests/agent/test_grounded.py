@@ -1,0 +1,76 @@
+"""Grounded answers: every name and relation an answer states is one a returned row holds;
+otherwise the loop answers from the rows. The answers are read by the linker on the real graph."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agent.events import AnswerReplaced
+from agent.grounded import unsupported
+from agent.loop import Agent
+from semantic_layer.tools.contract import ToolContext
+from semantic_layer.tools.payloads import Film, MovieCard, PersonCard, SmalltalkReply, StoredRating
+from semantic_layer.tools.result import ToolResult
+from tests.agent.fakes import InformationInput, ScriptedLLM, ScriptedTool, call, final
+
+
+def heat_card() -> ToolResult:
+    card = MovieCard(
+        movie_id=6, title="Heat", year=1995, genres=["Action", "Crime", "Thriller"],
+        directors=["Michael Mann"], cast=["Al Pacino", "Robert De Niro", "Val Kilmer"],
+    )  # fmt: skip
+    return ToolResult(tool="information", kind="movie", message="Heat (1995).", data=card)
+
+
+def test_an_answer_from_the_card_is_grounded(movie_graph: Any) -> None:
+    answer = "Heat (1995) was directed by Michael Mann and stars Al Pacino and Robert De Niro."
+    assert unsupported(answer, [heat_card()], movie_graph) == []
+
+
+def test_a_person_the_rows_do_not_link_to_the_movie_is_an_invented_relation(
+    movie_graph: Any,
+) -> None:
+    problems = unsupported("Heat (1995) stars Tom Hanks.", [heat_card()], movie_graph)
+    assert problems and "Tom Hanks" in problems[0]
+
+
+def test_help_text_is_not_a_fact(movie_graph: Any) -> None:
+    smalltalk = ToolResult(tool="smalltalk", message="I'm a movie assistant.",
+                           data=SmalltalkReply(examples=["Recommend something like Heat"]))  # fmt: skip
+    problems = unsupported("Try Heat (1995), starring Tom Hanks!", [smalltalk], movie_graph)
+    assert any("Heat" in p for p in problems) and any("Tom Hanks" in p for p in problems)
+
+
+def test_a_wrong_year_is_caught(movie_graph: Any) -> None:
+    problems = unsupported("Heat (1986) was directed by Michael Mann.", [heat_card()], movie_graph)
+    assert problems
+
+
+def test_a_person_answer_names_their_films(movie_graph: Any) -> None:
+    card = PersonCard(
+        name="Michael Mann", acted_in=[], acted_in_count=0, directed_count=2,
+        directed=[Film(movie_id=6, title="Heat", year=1995),
+                  Film(movie_id=3100, title="The Last of the Mohicans", year=1992)],
+    )  # fmt: skip
+    result = ToolResult(tool="information", kind="person", data=card)
+    assert unsupported("Michael Mann directed Heat (1995).", [result], movie_graph) == []
+    assert unsupported("Michael Mann directed Casino (1995).", [result], movie_graph)
+
+
+def test_the_rating_reported_is_the_one_stored(movie_graph: Any) -> None:
+    stored = ToolResult(tool="memory", kind="rating",
+                        data=StoredRating(movie_id=6, title="Heat", year=1995, rating=4, user_id=1))  # fmt: skip
+    assert unsupported("Stored 4/5 for Heat (1995).", [stored], movie_graph) == []
+    assert unsupported("I saved 3 stars for Heat (1995).", [stored], movie_graph)
+
+
+def test_an_invented_answer_is_replaced_by_one_rendered_from_the_rows(movie_graph: Any) -> None:
+    tool = ScriptedTool("information", "Facts.", InformationInput, [heat_card()])
+    llm = ScriptedLLM(
+        call("information", entity="Heat"), final("Heat (1995) is a comedy starring Tom Hanks.")
+    )
+    events = list(Agent(llm, [tool]).stream("Who stars in Heat?", context=ToolContext(movie_graph)))
+    replaced = [e for e in events if isinstance(e, AnswerReplaced)]
+    final_event = events[-1]
+    assert replaced and "Tom Hanks" not in final_event.answer  # type: ignore[union-attr]
+    assert final_event.result.rendered  # type: ignore[union-attr]

@@ -1,0 +1,115 @@
+"""Entity linking on the real graph: kinds of mention (titles, aliases, misspellings, other
+languages, lower case, people, genres, years) and the ordinary words that are not names."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pydantic import BaseModel, Field
+
+from semantic_layer.linking.arguments import entity, link_arguments
+from semantic_layer.linking.genres import genre_mentions
+from semantic_layer.linking.linker import link
+from semantic_layer.linking.years import years_mentions
+
+
+def _movies(linked: Any, strong: bool = True) -> list[str]:
+    found = linked.strong_movies() if strong else linked.movies
+    return [m.best.label for m in found]
+
+
+@pytest.mark.parametrize(
+    ("question", "label"),
+    [
+        ("who made the big lebowski", "The Big Lebowski (1998)"),  # all lower case
+        ("Who directed the shawshenk redemption?", "The Shawshank Redemption (1994)"),  # typo
+        ("I'm after a few Se7en-like films", "Seven (1995)"),  # an alias, glued to a word
+        ("Qui joue dans Le Fabuleux Destin d'Amélie Poulain ?", "Amélie (2001)"),  # original
+        ("Filmes parecidos com Matrix?", "The Matrix (1999)"),  # inside another language
+        ("Spirited Away の監督は誰", "Spirited Away (2001)"),
+        ("Jaws was terrible, 1 star.", "Jaws (1975)"),  # a known title opening a sentence
+    ],
+)
+def test_a_title_is_found_however_it_is_written(
+    tools_graph: Any, question: str, label: str
+) -> None:
+    linked = link(tools_graph, question)
+    assert _movies(linked) == [label]
+    mention = linked.movies[0]
+    assert question[mention.start : mention.end] == mention.text
+
+
+def test_people_are_found_by_full_name_with_a_possessive_and_by_surname(
+    tools_graph: Any,
+) -> None:
+    assert [p.best.name for p in link(tools_graph, "Show me Steven Spielberg's films").people] == [
+        "Steven Spielberg"
+    ]
+    nolan = link(tools_graph, "Anything by Nolan?").strong_people()
+    assert nolan and nolan[0].best.name == "Christopher Nolan"  # the one with most films first
+
+
+def test_a_movie_and_a_person_in_one_question_are_both_found(tools_graph: Any) -> None:
+    linked = link(tools_graph, "Is Brad Pitt in Fight Club?")
+    assert _movies(linked) == ["Fight Club (1999)"]
+    assert [p.best.name for p in linked.strong_people()] == ["Brad Pitt"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the boiling point of water?",  # ordinary lower-case words that are titles
+        "Who won the 2018 World Cup?",  # a capitalized word inside a longer name
+        "How tall is Mount Everest?",
+        "What should I watch tonight?",
+    ],
+)
+def test_ordinary_words_that_are_also_titles_are_at_most_weak(
+    tools_graph: Any, question: str
+) -> None:
+    linked = link(tools_graph, question)
+    assert _movies(linked) == []
+    assert linked.strong_people() == []
+
+
+def test_genres_are_found_in_several_languages_but_not_inside_a_title(
+    tools_graph: Any,
+) -> None:
+    assert [g.genre for g in genre_mentions("Une comédie à me conseiller ?")] == ["Comedy"]
+    assert [g.genre for g in genre_mentions("einen guten Science-Fiction-Film")] == ["Sci-Fi"]
+    assert [g.genre for g in genre_mentions("ホラー映画")] == ["Horror"]
+    linked = link(tools_graph, "Who directed The Rocky Horror Picture Show?")
+    assert _movies(linked) == ["The Rocky Horror Picture Show (1975)"]
+    assert linked.genres == []
+
+
+def test_years_and_decades_become_ranges() -> None:
+    found = [(y.first, y.last) for y in years_mentions("a 90s thriller, or from the 1980s, 2004")]
+    assert found == [(1990, 1999), (1980, 1989), (2004, 2004)]
+    assert years_mentions("rated 4.5 by 1000000 people") == []
+
+
+class _Rating(BaseModel):
+    movie: str = Field(json_schema_extra=entity("movie"))
+    rating: float
+
+
+@pytest.mark.parametrize(
+    ("written", "linked_to"),
+    [
+        ("Jurassic Park 3.5 stars", "Jurassic Park"),  # a rating glued to the title
+        ("the movie Heat", "Heat (1995)"),  # a word for the kind around the name
+        ("Heat", "Heat"),  # a name the graph knows stays as written
+    ],
+)
+def test_a_marked_argument_is_linked_to_the_one_name_inside_it(
+    tools_graph: Any, written: str, linked_to: str
+) -> None:
+    args = link_arguments(_Rating(movie=written, rating=3.5), tools_graph)
+    assert args.movie == linked_to
+
+
+def test_an_argument_naming_nothing_is_left_as_written(tools_graph: Any) -> None:
+    args = link_arguments(_Rating(movie="qwzx vbnm", rating=3), tools_graph)
+    assert args.movie == "qwzx vbnm"
