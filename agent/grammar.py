@@ -96,6 +96,16 @@ def _clean(node: Any, linked: Linked) -> Any:
         else:
             out[key] = _clean(value, linked)
     names = linked_names(linked, node.get(ENTITY_KEY))
-    if names and out.get("type") == "string" and "enum" not in out:
-        return {"anyOf": [{"type": "string", "enum": names}, out]}
-    return out
+    return _offering(out, names) if names else out
+
+
+def _offering(schema: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """`schema` with each plain string in it (itself, an option of `anyOf`, a list's items)
+    admitting `names` first, then any text."""
+    if isinstance(schema.get("anyOf"), list):
+        return {**schema, "anyOf": [_offering(o, names) for o in schema["anyOf"]]}
+    if schema.get("type") == "array" and isinstance(schema.get("items"), dict):
+        return {**schema, "items": _offering(schema["items"], names)}
+    if schema.get("type") != "string" or "enum" in schema:
+        return schema
+    return {"anyOf": [{"type": "string", "enum": names}, schema]}

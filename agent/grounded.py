@@ -30,6 +30,7 @@ from semantic_layer.tools.payloads import (
 )
 from semantic_layer.tools.result import ToolResult
 
+PERSON_FILMS = 5  # a person's answer names at least this many of their films (when they have)
 _SENTENCE = re.compile(r"[^.!?\u3002\uff01\uff1f]+[.!?\u3002\uff01\uff1f]*")
 _RATING = re.compile(r"(?<![\w.])([0-5](?:[.,]5)?)(?:\s*/\s*5)?(?![\w.])")
 
@@ -113,6 +114,26 @@ def unsupported(
             f"rating {r:g} (stored: {sorted(facts.ratings)})" for r in said - facts.ratings
         ]
     return list(dict.fromkeys(problems))
+
+
+def missing_films(
+    answer: str, results: Sequence[ToolResult | None], graph: Reader | None
+) -> str | None:
+    """For a person's card: what is wrong when the answer names fewer of their films than
+    `PERSON_FILMS` (or all of them when there are fewer); None when it names enough."""
+    cards = [r.data for r in results if r is not None and isinstance(r.data, PersonCard)]
+    if not cards:
+        return None
+    card = cards[-1]
+    films = {f.movie_id for f in [*card.directed, *card.acted_in]}
+    linked = link(graph, answer)
+    named = {
+        i for m in linked.strong_movies() for i in _held(m, facts_of([results[-1]])) if i in films
+    }
+    wanted = min(PERSON_FILMS, len(films))
+    return (
+        None if len(named) >= wanted else f"{len(named)} of {card.name}'s films named, not {wanted}"
+    )
 
 
 def _held(movie: MovieMention, facts: Facts) -> list[int]:

@@ -51,7 +51,7 @@ from agent.events import (
     ToolStarted,
 )
 from agent.grammar import FINAL_ANSWER, step_schema
-from agent.grounded import unsupported
+from agent.grounded import missing_films, unsupported
 from agent.language import detect_language
 from agent.llm.base import (
     LLM,
@@ -218,6 +218,9 @@ class Agent:
         sentence; otherwise an answer rendered from the rows, in the question's language."""
         results = [s.result for s in run.steps]
         problems = unsupported(draft, results, run.context.graph)
+        films = missing_films(draft, results, run.context.graph)
+        if films is not None and run.context.graph is not None:
+            problems.append(films)
         if cut or _UNFINISHED.search(draft):
             problems.append("the answer stops mid-sentence")
         if not draft.strip():

@@ -40,3 +40,30 @@ def test_llama_cpp_accepts_the_schema(tools: list[ScriptedTool]) -> None:
     for schema in (step_schema(tools), step_schema(tools, final_only=True)):
         grammar = LlamaGrammar.from_json_schema(json.dumps(schema), verbose=False)
         assert "Final Answer" in grammar._grammar
+
+
+def test_naming_arguments_offer_the_linked_names_first() -> None:
+    from pydantic import BaseModel, Field
+
+    from semantic_layer.linking.arguments import entity
+    from semantic_layer.linking.mentions import Linked, MovieMatch, MovieMention
+    from tests.agent.fakes import ScriptedTool
+
+    class Input(BaseModel):
+        movie: str | None = Field(None, json_schema_extra=entity("movie"))
+        seeds: list[str] = Field(default_factory=list, json_schema_extra=entity("movie"))
+        note: str | None = None
+
+    heat = MovieMatch(movie_id=6, title="Heat", year=1995, name="Heat", score=1.0)
+    linked = Linked(movies=[MovieMention(text="Heat", start=0, end=4, candidates=[heat])])
+    tool = ScriptedTool("similar", "Movies like one.", Input)
+    props = tool_input_schema(tool, linked)["properties"]
+    offered = {"type": "string", "enum": ["Heat"]}
+    assert offered in props["movie"]["anyOf"][0]["anyOf"]
+    assert props["seeds"]["items"]["anyOf"][0] == offered
+    assert "anyOf" not in props["note"] or offered not in props["note"]["anyOf"]
+    assert "x-entity" not in json.dumps(tool_input_schema(tool, linked))
+    assert tool_input_schema(tool)["properties"]["movie"] == {
+        "anyOf": [{"type": "string"}, {"type": "null"}],
+        "default": None,
+    }
