@@ -16,7 +16,7 @@ Popularity damping: the `score` that personal recommendations add up is the weig
 `likes_j ** DAMPING`, so that the most liked movies do not fill every list; which neighbours a
 movie keeps follow the undamped weight (its `TOP_K` largest positive ones). Measured offline on
 six protocols of ml-latest-small (`python -m benchmarks.rec_quality`, temporal 10/20/30 %, a
-random 20 % holdout, leave-last-one-out, likes >= 3.5; README, "Recommendation quality"), with
+random 20 % holdout, leave-last-one-out, likes >= 3.5; docs/recommendations.md), with
 the best EASE of each run (lambda 50 to 1000) as the bar. Before: rating - 3 in `X`, lambda 400,
 damping 0.4, the top 60 by |weight| summed with negatives, seeds by rating then recency: behind
 on the random split (0.287 against 0.312; 0.445 against 0.529 for users with 200+ train
@@ -30,7 +30,7 @@ were the rest of the gap, where 0/1 likes beat rating-weighted ones (0.229 again
 k = 200). 0/1 likes, LAMBDA = 300, DAMPING = 0.35, 150 positive neighbours and 100 seeds are the
 one setting tried that is above the best EASE on all six (lambda 200 with damping 0.3 lost on
 10 % and 30 %, lambda 300 with 0.3 on the random split; 80 seeds on the random split). The
-figures of that setting are in the README; query cost grows with seeds x neighbours (about
+figures of that setting are in docs/recommendations.md; query cost grows with seeds x neighbours (about
 twice the edges a heavy rater's call expands).
 
 By movie, the EASE weight alone ranked below plain co-like counts (nDCG@10 0.071 against

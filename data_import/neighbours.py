@@ -19,7 +19,7 @@ Support is the co-occurrence matrix `L^T L` of the users x movies like matrix `L
 scipy in blocks of source movies so that memory stays bounded whatever the release size. The
 weight comes from EASE for the `EASE_MAX_ITEMS` most liked movies and from cosine with
 shrinkage for the others (`item_weights`). Choices measured with `python -m
-benchmarks.rec_quality` (README, "Recommendation quality").
+benchmarks.rec_quality` (docs/recommendations.md).
 
 The bound: its cost grows with the square of each user's like count, and a few users of ml-25m
 like thousands of movies. So each user contributes at most their `max_likes_per_user` most

@@ -64,7 +64,7 @@ class Services:
 
 @st.cache_resource(show_spinner="Connecting to the graph…")
 def load_services() -> Services:
-    """The graph and LLM named by the environment (see the README's configuration table)."""
+    """The graph and LLM named by the environment (see docs/configuration.md)."""
     from agent.llm.factory import build_llm
     from semantic_layer.graph import connect
     from semantic_layer.settings import GraphSettings

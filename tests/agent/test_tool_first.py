@@ -50,7 +50,7 @@ def test_a_single_step_agent_keeps_its_final_answer(tools: list[ScriptedTool]) -
 @pytest.mark.parametrize(
     ("env", "expected"),
     [
-        ({"MOVIEAGENT_LLM": "llamacpp"}, False),  # opt-in: see the README's measurement
+        ({"MOVIEAGENT_LLM": "llamacpp"}, False),  # opt-in: see docs/agent.md, constrained decoding
         ({"MOVIEAGENT_LLM": "llamacpp", "MOVIEAGENT_TOOL_FIRST": "1"}, True),
         ({"MOVIEAGENT_LLM": "tgi+http://tgi:80"}, False),
         ({"MOVIEAGENT_LLM": "tgi+http://tgi:80", "MOVIEAGENT_TOOL_FIRST": "yes"}, True),

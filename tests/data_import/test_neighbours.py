@@ -178,7 +178,7 @@ def test_cosine_outside_the_ease_head_shrinks_rare_pairs() -> None:
 
 def test_top_k_keeps_the_strongest_positive_weights() -> None:
     # EASE has negative weights too; a movie keeps its largest positive ones (negative ones
-    # kept among the top k measured worse: README, "Recommendation quality")
+    # kept among the top k measured worse: docs/recommendations.md)
     rng = np.random.default_rng(3)
     rows = [(u, m, 4.0 + (u * m) % 3 / 2, u) for u in range(40) for m in range(12)
             if rng.random() < 0.35]  # fmt: skip
