@@ -90,13 +90,40 @@ def _clean(node: Any, linked: Linked) -> Any:
             continue
         if key == "properties" and isinstance(value, dict):
             # argument names are kept as they are, even one called "title"
-            out[key] = {name: _clean(sub, linked) for name, sub in value.items()}
+            required = set(node.get("required", []))
+            kept = {
+                n: _closed(sub, linked) if n not in required else sub for n, sub in value.items()
+            }
+            out[key] = {n: _clean(sub, linked) for n, sub in kept.items() if sub is not None}
         elif key in ("default", "const", "enum"):
             out[key] = value
         else:
             out[key] = _clean(value, linked)
     names = linked_names(linked, node.get(ENTITY_KEY))
     return _offering(out, names) if names else out
+
+
+def _closed(schema: Any, linked: Linked) -> Any:
+    """A genre argument (a closed vocabulary) admits only the genres linking found in the
+    question; when linking found movies or people but no genre, it is left out (nobody asked
+    for one); when it found nothing at all, every genre stays open to the model."""
+    if not isinstance(schema, dict) or "genre" not in str(schema.get(ENTITY_KEY, "")).split():
+        return schema
+    if not (linked.strong_movies() or linked.strong_people() or linked.genres or linked.years):
+        return schema
+    genres = [g.genre for g in linked.genres]
+    return _only(schema, genres) if genres else None
+
+
+def _only(node: Any, allowed: list[str]) -> Any:
+    if isinstance(node, list):
+        return [_only(v, allowed) for v in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: _only(v, allowed) for k, v in node.items() if k != "enum"}
+    if "enum" in node:
+        out["enum"] = [v for v in node["enum"] if v in allowed] or list(node["enum"])
+    return out
 
 
 def _offering(schema: dict[str, Any], names: list[str]) -> dict[str, Any]:

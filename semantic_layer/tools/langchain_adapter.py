@@ -64,6 +64,8 @@ class LangChainTool(BaseTool):
         binding: ToolBinding = self.binding
         try:  # LangChain has a JSON schema only: this is the one validation
             arguments = tool.parse(args[0] if args else kwargs)
+            # the names linked to the graph, as the agent's calls are (`Tool.check`)
+            arguments = tool.check(arguments, binding.context)
         except ToolArgumentsError as e:
             raise ToolException(f"Invalid arguments for {tool.name}: {e}.") from e
         started = time.perf_counter()

@@ -67,3 +67,29 @@ def test_naming_arguments_offer_the_linked_names_first() -> None:
         "anyOf": [{"type": "string"}, {"type": "null"}],
         "default": None,
     }
+
+
+def test_a_genre_argument_admits_only_the_genres_the_question_names() -> None:
+    from pydantic import BaseModel, Field
+
+    from semantic_layer.linking.arguments import entity
+    from semantic_layer.linking.mentions import GenreMention, Linked, MovieMatch, MovieMention
+    from tests.agent.fakes import Genre, ScriptedTool
+
+    class Input(BaseModel):
+        movie: str | None = Field(None, json_schema_extra=entity("movie"))
+        genre: Genre | None = Field(None, json_schema_extra=entity("genre"))
+
+    tool = ScriptedTool("recommend", "Movies to watch.", Input)
+    heat = MovieMatch(movie_id=6, title="Heat", year=1995, name="Heat", score=1.0)
+    like_heat = MovieMention(text="Heat", start=0, end=4, candidates=[heat])
+    comedy = GenreMention(text="funnier", start=10, end=17, genre="Comedy")
+
+    open_choice = tool_input_schema(tool, Linked())["properties"]
+    assert "genre" in open_choice and "Comedy" in json.dumps(open_choice["genre"])
+    # "something like Heat": a movie and no genre word, so no genre can be added
+    assert "genre" not in tool_input_schema(tool, Linked(movies=[like_heat]))["properties"]
+    # "like Heat but funnier": the genre named, and only it
+    both = tool_input_schema(tool, Linked(movies=[like_heat], genres=[comedy]))["properties"]
+    enums = [o["enum"] for o in both["genre"]["anyOf"] if "enum" in o]
+    assert enums == [["Comedy"]]
