@@ -2,7 +2,8 @@
 model to answer in the question's language (`language_name`).
 
 A well-kept detector decides (lingua, restricted to the languages the agent answers in, in its
-fast low-accuracy mode). Two things make movie questions hard for any detector, and each has a
+default high-accuracy mode: the low-accuracy mode reads trigrams only and is confidently wrong on
+questions of a few words, "Is Das Boot a war movie?" German at 0.99). Two things make movie questions hard for any detector, and each has a
 rule of shape, not of words:
 
 - Titles and names are often English inside a question in another language ("Quem dirigiu
@@ -36,14 +37,14 @@ _ANSWERED = (
     _Lingua.CHINESE,
     _Lingua.KOREAN,
 )
-_SURE = 0.9  # confidence the detector gives a script of its own or a clear sentence
+_SURE = 0.8  # confidence the detector gives a script of its own or a clear sentence
 _MIN_WORDS = 3  # fewer words than this are a guess unless the detector is sure
-_MIN_MARGIN = 0.2  # a guess must lead the next language by this much
+_MIN_MARGIN = 0.1  # a guess must lead the next language by this much
 
 
 @cache
 def _detector() -> LanguageDetector:
-    return LanguageDetectorBuilder.from_languages(*_ANSWERED).with_low_accuracy_mode().build()
+    return LanguageDetectorBuilder.from_languages(*_ANSWERED).build()
 
 
 def _without_names(words: list[str]) -> list[str]:

@@ -39,6 +39,10 @@ def test_each_answered_language_is_recognised(question: str, language: str) -> N
         ("Wie heeft Psycho geregisseerd?", "nl"),
         ("Un film comme Inception ?", "fr"),
         ("Recomenda-me um filme como Heat", "pt"),
+        ("Wer hat bei Alien Regie geführt?", "de"),
+        ("Qui joue dans Titanic ?", "fr"),
+        ("Chi recita in Titanic?", "it"),
+        ("Wie speelde in Titanic?", "nl"),
     ],
 )
 def test_an_english_title_does_not_make_the_question_english(question: str, language: str) -> None:
@@ -54,6 +58,9 @@ def test_an_english_title_does_not_make_the_question_english(question: str, lang
         "Tell me about Los Angeles Plays Itself",
         "Something like Die Hard",
         "I loved Das Boot",
+        "Is Das Boot a war movie?",
+        "who made the big lebowski",
+        "reminiscent of Amélie",
     ],
 )
 def test_a_foreign_title_does_not_make_an_english_question_foreign(question: str) -> None:
