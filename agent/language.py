@@ -70,11 +70,14 @@ def detect_language(text: str) -> Language:
 
     The detector reads the whole text and the text less its capitalised words; the more
     confident reading wins."""
+    text = text.encode("utf-8", "replace").decode("utf-8")  # a lone surrogate becomes "?"
     words = [w for w in text.split() if any(c.isalpha() for c in w)]
     if not words:
         return DEFAULT_LANGUAGE
     samples = {" ".join(words), " ".join(_without_names(words))}
-    best, runner_up, language = max(_reading(sample) for sample in samples)
+    best, runner_up, language = max(
+        (_reading(sample) for sample in samples), key=lambda reading: reading[0]
+    )
     if language is None:
         return DEFAULT_LANGUAGE
     if best >= _SURE:

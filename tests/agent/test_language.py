@@ -90,3 +90,8 @@ def test_language_names_are_english_names_of_the_codes() -> None:
 def test_an_unknown_code_is_refused_with_a_sentence() -> None:
     with pytest.raises(ValueError, match="not an ISO 639-1 language code"):
         language_name("xx")
+
+
+def test_a_lone_surrogate_is_read_past() -> None:
+    assert detect_language("Who directed \ud800Heat?") == "en"
+    assert detect_language("Wer hat bei \udfffAlien Regie geführt?") == "de"
