@@ -1,81 +1,97 @@
-"""A tiny guess at a question's language: for the answers the loop writes itself, and for the
-hint that asks the model to answer in the question's language (`language_name`).
+"""A question's language, for the answers the loop writes itself and for the hint that asks the
+model to answer in the question's language (`language_name`).
 
-Kana means Japanese, other CJK ideographs Chinese, `¿`/`¡` Spanish. Otherwise words decide:
-two or more function words of one of Spanish, French, German or Italian (more than of any other)
-make it that language, anything else is English. Titles are often English inside a foreign
-question ("Spirited Away の監督は誰"), so the script decides before the words do, and one
-foreign-looking word in a title ("Una", "Die Hard", "La La Land") is not enough.
+A well-kept detector decides (lingua, restricted to the languages the agent answers in, in its
+default high-accuracy mode: the low-accuracy mode reads trigrams only and is confidently wrong on
+questions of a few words, "Is Das Boot a war movie?" German at 0.99). Two things make movie questions hard for any detector, and each has a
+rule of shape, not of words:
+
+- Titles and names are often English inside a question in another language ("Quem dirigiu
+  Apocalypse Now?", "Spirited Away の監督は誰"), or foreign inside an English one ("Who directed
+  La La Land?"). Capitalised words after the first are mostly such names, so the detector also
+  reads the question without them, and the more confident reading wins.
+- Short texts ("Hi", "Danke", "Surprise me") are guesses; below a few words the answer is
+  English unless the detector is sure (a script of its own: kana, hangul, ideographs).
 """
 
 from __future__ import annotations
 
-import re
-from typing import Literal
+from functools import cache
 
-Language = Literal["en", "es", "fr", "de", "it", "ja", "zh"]
+from lingua import IsoCode639_1, LanguageDetector, LanguageDetectorBuilder
+from lingua import Language as _Lingua
 
-_KANA = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]")
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_SPANISH_PUNCTUATION = re.compile(r"[¿¡]")
-# fmt: off
-_WORDS: dict[Language, frozenset[str]] = {
-    "es": frozenset({
-        "qué", "quién", "quiénes", "cuál", "cuáles", "cómo", "dónde", "cuándo", "película",
-        "películas", "dirigió", "actúa", "dime", "recomiéndame", "recomienda", "recomiendas",
-        "quiero", "ponle", "parecen", "parece", "encantó", "gustó", "una", "algo", "alguna",
-        "mejor", "mejores", "para", "pero", "muy", "buena", "bueno", "hola", "gracias", "sobre",
-        "también", "del", "los", "las", "con", "actuó", "parecidas",
-    }),
-    "fr": frozenset({
-        "qui", "quel", "quelle", "quels", "quelles", "réalisé", "réalisés", "réalisée",
-        "réalisateur", "joué", "jouait", "recommande", "recommandes", "conseille", "conseilles",
-        "moi", "une", "est", "sont", "avec", "pour", "comme", "bonjour", "merci", "salut", "des",
-        "les", "dans", "ça", "je", "j'ai", "aimé", "adoré", "donne", "étoiles",
-        "quelque", "chose", "bonne", "bon", "parle", "ressemblent", "semblables", "vu",
-    }),
-    "de": frozenset({
-        "wer", "hat", "bei", "regie", "geführt", "gibt", "es", "filme", "wie", "ich", "gebe",
-        "sterne", "empfiehl", "empfiehlst", "mir", "einen", "einem", "ein", "eine", "der", "das",
-        "und", "ist", "welche", "welcher", "mit", "gespielt", "spielt", "ähnlich",
-        "ähnliche", "gedreht", "guten", "hallo", "danke", "etwas", "gern", "gerne",
-        "habe", "mag", "mochte", "erzähl", "über", "kannst", "du",
-    }),
-    "it": frozenset({
-        "chi", "ha", "diretto", "regia", "consigliami", "consigli", "che", "di", "della",
-        "dello", "simile", "simili", "qualcosa", "vorrei", "ciao", "grazie", "quali", "quale",
-        "recitato", "sono", "piace", "piaciuto", "mi", "il", "gli", "dei", "buon", "buona",
-        "stelle", "dammi", "parlami", "girato", "con", "un", "una", "uno", "voto", "commedia",
-    }),
-}
-# fmt: on
-_NAMES: dict[Language, str] = {
-    "en": "English",
-    "es": "Spanish",
-    "fr": "French",
-    "de": "German",
-    "it": "Italian",
-    "ja": "Japanese",
-    "zh": "Chinese",
-}
-_WORD = re.compile(r"\w+(?:'\w+)?")
+#: An ISO 639-1 code: "en", "fr", ...
+Language = str
+
+DEFAULT_LANGUAGE: Language = "en"
+_ANSWERED = (
+    _Lingua.ENGLISH,
+    _Lingua.FRENCH,
+    _Lingua.GERMAN,
+    _Lingua.SPANISH,
+    _Lingua.ITALIAN,
+    _Lingua.PORTUGUESE,
+    _Lingua.DUTCH,
+    _Lingua.JAPANESE,
+    _Lingua.CHINESE,
+    _Lingua.KOREAN,
+)
+_SURE = 0.8  # confidence the detector gives a script of its own or a clear sentence
+_MIN_WORDS = 3  # fewer words than this are a guess unless the detector is sure
+_MIN_MARGIN = 0.1  # a guess must lead the next language by this much
+
+
+@cache
+def _detector() -> LanguageDetector:
+    return LanguageDetectorBuilder.from_languages(*_ANSWERED).build()
+
+
+def _without_names(words: list[str]) -> list[str]:
+    """The words after the first that do not start with a capital: the question, less the
+    titles and names inside it."""
+    return words[:1] + [w for w in words[1:] if not w[:1].isupper()]
+
+
+def _code(language: _Lingua) -> Language:
+    return language.iso_code_639_1.name.lower()
+
+
+def _reading(sample: str) -> tuple[float, float, _Lingua | None]:
+    """The detector's best language for the sample, its confidence and the runner-up's."""
+    values = _detector().compute_language_confidence_values(sample)
+    if not values or values[0].value == 0:
+        return 0.0, 0.0, None
+    return values[0].value, values[1].value if len(values) > 1 else 0.0, values[0].language
 
 
 def detect_language(text: str) -> Language:
-    """`ja`, `zh`, `es`, `fr`, `de`, `it` or `en` (the default when nothing points elsewhere)."""
-    if _KANA.search(text):
-        return "ja"
-    if _HAN.search(text):
-        return "zh"
-    if _SPANISH_PUNCTUATION.search(text):
-        return "es"
-    words = set(_WORD.findall(text.lower()))
-    counts = {language: len(words & vocabulary) for language, vocabulary in _WORDS.items()}
-    best = max(counts, key=lambda language: counts[language])
-    tied = sum(count == counts[best] for count in counts.values()) > 1
-    return best if counts[best] >= 2 and not tied else "en"
+    """The ISO 639-1 code of the text's language among those answered; "en" when unsure.
+
+    The detector reads the whole text and the text less its capitalised words; the more
+    confident reading wins."""
+    text = text.encode("utf-8", "replace").decode("utf-8")  # a lone surrogate becomes "?"
+    words = [w for w in text.split() if any(c.isalpha() for c in w)]
+    if not words:
+        return DEFAULT_LANGUAGE
+    samples = {" ".join(words), " ".join(_without_names(words))}
+    best, runner_up, language = max(
+        (_reading(sample) for sample in samples), key=lambda reading: reading[0]
+    )
+    if language is None:
+        return DEFAULT_LANGUAGE
+    if best >= _SURE:
+        return _code(language)
+    if len(words) < _MIN_WORDS or best - runner_up < _MIN_MARGIN:
+        return DEFAULT_LANGUAGE
+    return _code(language)
 
 
-def language_name(language: Language) -> str:
-    """The language's English name ("French"), as a prompt names it."""
-    return _NAMES[language]
+def language_name(code: str) -> str:
+    """The language's English name ("French"), as a prompt names it; a code not answered is
+    refused with a clear error."""
+    try:
+        language = _Lingua.from_iso_code_639_1(IsoCode639_1.from_str(code))
+    except ValueError:
+        raise ValueError(f"{code!r} is not an ISO 639-1 language code.") from None
+    return language.name.title()

@@ -229,7 +229,7 @@ class Agent:
             return draft
         run.rendered = problems
         log.info("answer rendered from the rows: %s", "; ".join(problems))
-        return render_answer(results, run.language)
+        return render_answer([r for r in results if r is not None], run.language)
 
     def _step_schema(self, run: _Run, step: int, final_only: bool) -> dict[str, Any]:
         if final_only or run.answer_only:

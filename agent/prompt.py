@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from agent.errors import AgentError
 from agent.grammar import FINAL_ANSWER
@@ -170,9 +170,7 @@ class ReactPrompt:
         model told nothing answers a French question in English)."""
         if language == "en":
             return ""
-        return "\n" + self._templates["language"].format(
-            language=language_name(cast(Any, language))
-        )
+        return "\n" + self._templates["language"].format(language=language_name(language))
 
     def _question(
         self, text: str, linked: Linked | None = None, earlier: Linked | None = None

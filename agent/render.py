@@ -1,14 +1,220 @@
-"""Placeholder: replaced by the rendering module (answers written from the rows)."""
+"""An answer written from the tools' typed results alone, in the user's language: what the agent
+says when the model's draft names something no row holds, or is cut short.
+
+Every name, year, count and rating in it is read from the payload; the words around them are
+template files, `agent/prompts/render/<language>/<name>.txt` (`$name` placeholders, the inputs
+declared by the call that fills them and checked when loaded). A language without a file gets
+English. Lists are joined with the language's own comma and "and" (`list_more`, `list_last`).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
 
+from agent.prompt import PROMPTS_DIR, PromptTemplate
+from semantic_layer.tools.payloads import (
+    Film,
+    MovieCard,
+    PersonCard,
+    Recommendations,
+    Record,
+    Rows,
+    SmalltalkReply,
+    StoredRating,
+)
 from semantic_layer.tools.result import ToolResult
 
+__all__ = ["render_answer"]
 
-def render_answer(results: Sequence[ToolResult | None], language: str) -> str:
+DEFAULT_LANGUAGE = "en"
+RENDER_DIR = "render"
+MAIN_CAST = 4  # actors named for a movie
+FILMS_PER_ROLE = 5  # films listed per role (directed, acted in) for a person
+RECOMMENDED = 5  # recommendations listed
+ROWS = 5  # rows of a declared tool listed
+
+
+@cache
+def _template(
+    language: str, name: str, inputs: frozenset[str], directory: Path = PROMPTS_DIR
+) -> PromptTemplate:
+    own = directory / RENDER_DIR / language / f"{name}.txt"
+    chosen = language if own.is_file() else DEFAULT_LANGUAGE
+    return PromptTemplate.load(f"{RENDER_DIR}/{chosen}/{name}", inputs, directory)
+
+
+def _say(language: str, template: str, /, **values: str) -> str:
+    """The `template` file of the language, filled with `values` (its declared inputs)."""
+    return _template(language, template, frozenset(values)).format(**values)
+
+
+def _join(language: str, items: Sequence[str]) -> str:
+    """`a, b and c` in the language's words."""
+    if not items:
+        return ""
+    joined = items[0]
+    for item in items[1:-1]:
+        joined = _say(language, "list_more", items=joined, item=item)
+    if len(items) > 1:
+        joined = _say(language, "list_last", items=joined, item=items[-1])
+    return joined
+
+
+def _number(value: float) -> str:
+    """4.0 as `4`, 3.5 as `3.5`: the stored value, exactly."""
+    return f"{value:g}"
+
+
+def _movie(card: MovieCard, language: str) -> str:
+    if card.directors:
+        sentences = [
+            _say(
+                language, "movie_directed", movie=card.label, names=_join(language, card.directors)
+            )
+        ]
+    else:
+        sentences = [_say(language, "movie", movie=card.label)]
+    if card.cast:
+        sentences.append(_say(language, "movie_cast", names=_join(language, card.cast[:MAIN_CAST])))
+    if card.genres:
+        sentences.append(_say(language, "movie_genres", names=_join(language, card.genres)))
+    return " ".join(sentences)
+
+
+def _films(films: Sequence[Film], language: str) -> str:
+    return _join(language, [film.label for film in films[:FILMS_PER_ROLE]])
+
+
+def _person(card: PersonCard, language: str) -> str:
+    """Both roles, best known first as the card orders them, with the counts of all."""
+    lines = []
+    if card.directed:
+        lines.append(
+            _say(
+                language,
+                "person_directed",
+                name=card.name,
+                count=str(card.directed_count),
+                films=_films(card.directed, language),
+            )
+        )
+    if card.acted_in:
+        lines.append(
+            _say(
+                language,
+                "person_acted",
+                name=card.name,
+                count=str(card.acted_in_count),
+                films=_films(card.acted_in, language),
+            )
+        )
+    return "\n".join(lines) or _say(language, "person_none", name=card.name)
+
+
+def _reason(item: Any) -> str:
+    """Why a movie is recommended, as the payload words it (empty when it does not)."""
+    for field in ("why", "reason"):  # read defensively: the payload gains fields
+        value = getattr(item, field, None)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return ""
+
+
+def _recommendations(payload: Recommendations, language: str) -> str:
+    basis_movie = getattr(payload.basis, "movie", None)
+    head = (
+        _say(language, "recommendations_like", movie=basis_movie)
+        if isinstance(basis_movie, str) and basis_movie
+        else _say(language, "recommendations")
+    )
+    lines = [head]
+    for item in payload.recommendations[:RECOMMENDED]:
+        why = _reason(item)
+        lines.append(
+            _say(language, "recommendation", movie=item.label, why=why)
+            if why
+            else _say(language, "recommendation_plain", movie=item.label)
+        )
+    return "\n".join(lines)
+
+
+def _rating(payload: StoredRating, language: str) -> str:
+    if payload.previous is None:
+        return _say(language, "rating", rating=_number(payload.rating), movie=payload.label)
+    return _say(
+        language,
+        "rating_replaced",
+        rating=_number(payload.rating),
+        movie=payload.label,
+        previous=_number(payload.previous),
+    )
+
+
+def _row(row: dict[str, Any], language: str) -> str:
+    values = [
+        _number(v) if isinstance(v, float) else str(v)
+        for v in row.values()
+        if v is not None and v != "" and not isinstance(v, (dict, list))
+    ]
+    return _join(language, values)
+
+
+def _rows(rows: Sequence[dict[str, Any]], language: str) -> str:
+    lines = [_say(language, "rows", count=str(len(rows)))]
+    lines += [_say(language, "row", row=_row(row, language)) for row in rows[:ROWS]]
+    return "\n".join(lines)
+
+
+def _empty(result: ToolResult) -> bool:
+    data = result.data
+    if isinstance(data, Recommendations):
+        return not data.recommendations
+    if isinstance(data, Rows):
+        return not len(data)
+    if isinstance(data, Record):
+        return not data.root
+    return data is None
+
+
+def _useful(result: ToolResult) -> bool:
+    if result.kind == "candidates":
+        return bool(result.candidates)
+    return result.ok and not _empty(result)
+
+
+def _render(result: ToolResult, language: str) -> str:
+    data = result.data
+    if result.kind == "candidates":
+        options = _join(language, [c.label for c in result.candidates])
+        return _say(language, "candidates", options=options)
+    if isinstance(data, MovieCard):
+        return _movie(data, language)
+    if isinstance(data, PersonCard):
+        return _person(data, language)
+    if isinstance(data, Recommendations):
+        return _recommendations(data, language)
+    if isinstance(data, StoredRating):
+        return _rating(data, language)
+    if isinstance(data, SmalltalkReply):
+        return _say(language, "smalltalk")
+    if isinstance(data, Rows):
+        return _rows(list(data), language)
+    if isinstance(data, Record):
+        return _rows([data.root], language)
+    return _say(language, "nothing_found")
+
+
+def render_answer(results: Sequence[ToolResult], language: str) -> str:
+    """A short answer from the last result that holds something (data or candidates to choose
+    from), in `language` (an ISO 639-1 code; English where no template set exists). With none,
+    the last tool's own message, or a sentence that nothing was found."""
     for result in reversed(results):
-        if result is not None and result.message:
+        if _useful(result):
+            return _render(result, language)
+    for result in reversed(results):
+        if result.message and not result.ok:
             return result.message
-    return "I'm a movie assistant: I recommend movies, tell you who made or starred in a film, and remember your ratings."
+    return _say(language, "nothing_found")

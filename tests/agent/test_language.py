@@ -1,0 +1,97 @@
+"""The question's language, by kind of question: each language, titles in another language
+inside the question, and texts too short to tell."""
+# ruff: noqa: RUF001  (full-width punctuation is what Japanese and Chinese questions hold)
+
+from __future__ import annotations
+
+import pytest
+
+from agent.language import detect_language, language_name
+
+
+@pytest.mark.parametrize(
+    ("question", "language"),
+    [
+        ("Who directed Heat?", "en"),
+        ("Qui a réalisé Le Fabuleux Destin d'Amélie Poulain ?", "fr"),
+        ("Empfiehl mir einen Film wie Heat", "de"),
+        ("¿Quién dirigió Pulp Fiction?", "es"),
+        ("Chi ha diretto La vita è bella?", "it"),
+        ("Quais filmes o Tom Hanks fez?", "pt"),
+        ("Welke films heeft Tom Hanks gemaakt?", "nl"),
+        ("おすすめのアニメ映画を教えてください。", "ja"),
+        ("你好！今天怎么样？", "zh"),
+        ("좋은 영화 추천해 주세요", "ko"),
+    ],
+)
+def test_each_answered_language_is_recognised(question: str, language: str) -> None:
+    assert detect_language(question) == language
+
+
+@pytest.mark.parametrize(
+    ("question", "language"),
+    [
+        ("Spirited Away の監督は誰", "ja"),
+        ("Ang Lee 导演过哪些电影？", "zh"),
+        ("Inception 같은 영화 추천해줘", "ko"),
+        ("Wer hat Die Hard gedreht?", "de"),
+        ("Quem dirigiu Apocalypse Now?", "pt"),
+        ("Wie heeft Psycho geregisseerd?", "nl"),
+        ("Un film comme Inception ?", "fr"),
+        ("Recomenda-me um filme como Heat", "pt"),
+        ("Wer hat bei Alien Regie geführt?", "de"),
+        ("Qui joue dans Titanic ?", "fr"),
+        ("Chi recita in Titanic?", "it"),
+        ("Wie speelde in Titanic?", "nl"),
+    ],
+)
+def test_an_english_title_does_not_make_the_question_english(question: str, language: str) -> None:
+    assert detect_language(question) == language
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Who directed La La Land?",
+        "Is Una Noche any good?",
+        "Tell me about La Dolce Vita",
+        "Tell me about Los Angeles Plays Itself",
+        "Something like Die Hard",
+        "I loved Das Boot",
+        "Is Das Boot a war movie?",
+        "who made the big lebowski",
+        "reminiscent of Amélie",
+    ],
+)
+def test_a_foreign_title_does_not_make_an_english_question_foreign(question: str) -> None:
+    assert detect_language(question) == "en"
+
+
+@pytest.mark.parametrize("text", ["", "   ", "?!", "42", "Hi", "Danke", "Surprise me", "Tom Hanks"])
+def test_a_text_too_short_to_tell_is_english(text: str) -> None:
+    assert detect_language(text) == "en"
+
+
+def test_a_script_of_its_own_decides_even_a_single_word() -> None:
+    assert detect_language("カジノ") == "ja"
+
+
+def test_language_names_are_english_names_of_the_codes() -> None:
+    assert [language_name(c) for c in ("en", "fr", "pt", "nl", "ko", "zh")] == [
+        "English",
+        "French",
+        "Portuguese",
+        "Dutch",
+        "Korean",
+        "Chinese",
+    ]
+
+
+def test_an_unknown_code_is_refused_with_a_sentence() -> None:
+    with pytest.raises(ValueError, match="not an ISO 639-1 language code"):
+        language_name("xx")
+
+
+def test_a_lone_surrogate_is_read_past() -> None:
+    assert detect_language("Who directed \ud800Heat?") == "en"
+    assert detect_language("Wer hat bei \udfffAlien Regie geführt?") == "de"
