@@ -1,0 +1,26 @@
+// Well-rated movies of the genre $genre (one of $genres: the pool starts from it; the genre is
+// matched alone first: with the movie filters in the same MATCH as the genre lookup, FalkorDB
+// plans a scan of every Movie instead), inside the request's
+// constraints (as in by_taste.cypher): the damped mean rating
+// (ratingCount * ratingAvg + $priorWeight * $priorMean) / (ratingCount + $priorWeight)
+// over movies with at least $minCount ratings that the session user has not rated (dropped
+// before ranking, so a heavy rater still gets $limit results).
+MATCH (:Genre {name: $genre})<-[:IN_GENRE]-(o:Movie)
+WHERE ($yearFrom IS NULL OR o.year >= $yearFrom)
+  AND ($yearTo IS NULL OR o.year <= $yearTo)
+  AND o.ratingCount >= $minCount
+  AND ($maxCount IS NULL OR o.ratingCount < $maxCount)
+  AND ($allowed IS NULL OR o.movieId IN $allowed)
+OPTIONAL MATCH (u:User {userId: $userId})
+WITH o, u
+WHERE u IS NULL OR NOT (u)-[:RATED]->(o)
+WITH o, [(o)-[:IN_GENRE]->(g:Genre) | g.name] AS genres
+WHERE all(x IN $genres WHERE x IN genres)
+  AND ($anyGenres IS NULL OR any(x IN $anyGenres WHERE x IN genres))
+  AND none(x IN $excludeGenres WHERE x IN genres)
+WITH o, genres, (o.ratingCount * o.ratingAvg + $priorWeight * $priorMean)
+                / (o.ratingCount + $priorWeight) AS score
+ORDER BY score DESC, o.ratingCount DESC, o.movieId
+LIMIT $limit
+RETURN o.movieId AS movieId, o.title AS title, o.year AS year, genres,
+       o.ratingAvg AS ratingAvg, o.ratingCount AS ratingCount, score

@@ -1,0 +1,37 @@
+"""A user's taste as seeds: what they liked (rated >= 4) and what they disliked (rated <= 2)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from semantic_layer.resolve.reader import Reader
+
+LIKED_SEEDS = 100  # at most this many liked movies feed personal recommendations ...
+DISLIKED_SEEDS = 50  # ... and at most this many disliked ones push away from their kind
+DISLIKE_WEIGHT = 1.0  # what a dislike weighs against a like of the same distance from 3
+
+
+@dataclass(frozen=True)
+class Taste:
+    liked: list[dict[str, Any]] = field(default_factory=list)  # movieId, title, year, weight
+    disliked: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def known(self) -> bool:
+        return bool(self.liked or self.disliked)
+
+    def seeds(self) -> list[list[float]]:
+        """[movieId, weight] pairs: likes weigh rating - 3, dislikes DISLIKE_WEIGHT x that."""
+        return [[r["movieId"], r["weight"]] for r in self.liked] + [
+            [r["movieId"], DISLIKE_WEIGHT * r["weight"]] for r in self.disliked
+        ]
+
+
+def taste_of_user(graph: Reader, user_id: int) -> Taste:
+    return Taste(
+        liked=graph.read("recommend/liked_seeds", {"userId": user_id, "limit": LIKED_SEEDS}),
+        disliked=graph.read(
+            "recommend/disliked_seeds", {"userId": user_id, "limit": DISLIKED_SEEDS}
+        ),
+    )
