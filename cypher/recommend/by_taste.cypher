@@ -5,13 +5,12 @@
 // takes from the movies like it; then damped again by likeCount ^ $damping.
 // Only candidates with a positive score that satisfy every constraint: $yearFrom/$yearTo
 // (null: open), $minCount/$maxCount (ratings; $maxCount null: open), $allowed (null, or the
-// only movies allowed: the people's), every genre of $genre1..3 (null: none), one of
-// $anyGenres (null: no such condition), none of $exclude1..3; never one the user rated.
+// only movies allowed: the people's), every genre of $genres, one of $anyGenres (null: no
+// such condition), none of $excludeGenres; never one the user rated.
 // The genre checks run on the $topK best candidates only (what a filter before the sort would
-// cost: about 10 microseconds a candidate, 50 ms for a heavy rater's 5,000 at ml-latest-small);
-// when fewer than $limit of them pass, the caller fills from the pool of the constraints.
-// Genres are matched one parameter at a time (FalkorDB takes no pattern inside all(), nor a
-// list item as a pattern's property).
+// cost: about 10 microseconds a candidate, 50 ms for a heavy rater's 5,000 at ml-latest-small;
+// the collect keeps FalkorDB from moving the filter below the LIMIT); when fewer than $limit
+// of them pass, the caller fills from the pool of the constraints.
 OPTIONAL MATCH (u:User {userId: $userId})
 WITH u
 UNWIND $seeds AS seed
@@ -29,16 +28,14 @@ WHERE u IS NULL OR NOT (u)-[:RATED]->(o)
 WITH o, score * coalesce(o.likeCount, 1) ^ (0.0 - $damping) AS score
 ORDER BY score DESC, o.ratingAvg DESC, o.movieId
 LIMIT $topK
-WITH o, score
-WHERE ($genre1 IS NULL OR (o)-[:IN_GENRE]->(:Genre {name: $genre1}))
-  AND ($genre2 IS NULL OR (o)-[:IN_GENRE]->(:Genre {name: $genre2}))
-  AND ($genre3 IS NULL OR (o)-[:IN_GENRE]->(:Genre {name: $genre3}))
-  AND ($exclude1 IS NULL OR NOT (o)-[:IN_GENRE]->(:Genre {name: $exclude1}))
-  AND ($exclude2 IS NULL OR NOT (o)-[:IN_GENRE]->(:Genre {name: $exclude2}))
-  AND ($exclude3 IS NULL OR NOT (o)-[:IN_GENRE]->(:Genre {name: $exclude3}))
+WITH collect([o, score]) AS top
+UNWIND top AS pick
+WITH pick[0] AS o, pick[1] AS score
 WITH o, score, [(o)-[:IN_GENRE]->(g:Genre) | g.name] AS genres
-WHERE $anyGenres IS NULL OR any(x IN genres WHERE x IN $anyGenres)
+WHERE all(x IN $genres WHERE x IN genres)
+  AND ($anyGenres IS NULL OR any(x IN $anyGenres WHERE x IN genres))
+  AND none(x IN $excludeGenres WHERE x IN genres)
 RETURN o.movieId AS movieId, o.title AS title, o.year AS year, genres,
-       o.ratingAvg AS ratingAvg, o.ratingCount AS ratingCount, score
+       o.ratingAvg AS ratingAvg, o.ratingCount AS ratingCount, o.likeCount AS likeCount, score
 ORDER BY score DESC, ratingAvg DESC, movieId
 LIMIT $limit

@@ -3,7 +3,7 @@
 // best measured; a cap keeps heavy raters fast).
 MATCH (:User {userId: $userId})-[r:RATED]->(m:Movie)
 WHERE r.rating >= 4.0
-WITH m, r.rating - 3.0 AS weight
+WITH m, r, r.rating - 3.0 AS weight
 ORDER BY weight DESC, coalesce(m.likeCount, 0) DESC, m.movieId
 LIMIT $limit
-RETURN m.movieId AS movieId, m.title AS title, m.year AS year, weight
+RETURN m.movieId AS movieId, m.title AS title, m.year AS year, weight, r.timestamp AS timestamp

@@ -21,7 +21,7 @@ WELL_KNOWN_SHARE = 0.04  # well known: rated by at least this share of the graph
 WELL_KNOWN_MIN = 10  # ... and at least this many
 GEM_SHARE = 0.005  # hidden gems: less than well known, rated by at least this share ...
 GEM_MIN = 3  # ... and at least this many (a mean of fewer says little)
-MAX_GENRES = 3  # genres asked for, and genres excluded, in one request (the queries' limit)
+MAX_GENRES = 3  # genres asked for, and genres excluded, in one request
 POPULARITY_WORDS = {"well_known": "well-known movies", "hidden_gems": "hidden gems"}
 
 
@@ -74,12 +74,7 @@ class Constraints:
         """The query parameters every `recommend/` query that filters takes."""
         least, fewer = bands.counts(self.popularity)
         every = [] if self.any_genre else list(self.genres)
-        one_by_one = {f"genre{i + 1}": (every[i] if i < len(every) else None)
-                      for i in range(MAX_GENRES)}  # fmt: skip
-        one_by_one |= {f"exclude{i + 1}": self.exclude_genres[i] if i < len(self.exclude_genres)
-                       else None for i in range(MAX_GENRES)}  # fmt: skip
         return {
-            **one_by_one,
             "genres": every,
             "anyGenres": list(self.genres) if self.any_genre else None,
             "excludeGenres": list(self.exclude_genres),

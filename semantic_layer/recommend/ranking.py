@@ -25,7 +25,7 @@ Source = Literal["like", "taste", "rating"]
 RANK_OFFSET = 10  # like: each seed gives a neighbour 1 / (RANK_OFFSET + its rank)
 TASTE_WEIGHT = 0.02  # like: the user's taste (from -1 to 1 of its largest) adds this much
 LIKE_POOL = 3  # like: this many times the limit are re-ranked by taste
-DAMPING = 0.0  # taste: each score is divided by the candidate's likes ** DAMPING ...
+DAMPING = 0.22  # taste: each score is divided by the candidate's likes ** DAMPING ...
 TOP_K = 300  # ... and the genre checks run on this many best (the pool fills the rest)
 MIN_POOL_RATINGS = 10  # rating: movies with fewer ratings only when people narrow the pool
 PRIOR_MEAN = 3.5  # rating: each mean is damped towards the MovieLens-wide mean ...
@@ -96,7 +96,8 @@ def _like(graph: Reader, request: Request, base: dict[str, Any], skip: set[int])
 def _taste(graph: Reader, request: Request, base: dict[str, Any], skip: set[int]) -> list[Pick]:
     rows = graph.read(
         "recommend/by_taste",
-        {**base, "seeds": request.taste.seeds(), "damping": DAMPING, "topK": TOP_K,
+        {**base, "seeds": request.taste.seeds(), "damping": DAMPING,
+         "topK": TOP_K,
          "limit": request.limit + len(skip)},
     )  # fmt: skip
     rows = [r for r in rows if r["movieId"] not in skip][: request.limit]

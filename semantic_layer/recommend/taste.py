@@ -9,12 +9,15 @@ from semantic_layer.resolve.reader import Reader
 
 LIKED_SEEDS = 100  # at most this many liked movies feed personal recommendations ...
 DISLIKED_SEEDS = 50  # ... and at most this many disliked ones push away from their kind
-DISLIKE_WEIGHT = 1.0  # what a dislike weighs against a like of the same distance from 3
+DISLIKE_WEIGHT = 0.5  # what a dislike weighs against a like as far from 3
+RECENT_BOOST = 5.0  # the most recent like weighs 1 + RECENT_BOOST times more, ...
+RECENT_HALF_LIFE = 10.0  # ... a bonus that halves with every this many likes back in time
 
 
 @dataclass(frozen=True)
 class Taste:
-    liked: list[dict[str, Any]] = field(default_factory=list)  # movieId, title, year, weight
+    liked: list[dict[str, Any]] = field(default_factory=list)  # movieId, title, year, weight,
+    # timestamp
     disliked: list[dict[str, Any]] = field(default_factory=list)
 
     @property
@@ -22,8 +25,13 @@ class Taste:
         return bool(self.liked or self.disliked)
 
     def seeds(self) -> list[list[float]]:
-        """[movieId, weight] pairs: likes weigh rating - 3, dislikes DISLIKE_WEIGHT x that."""
-        return [[r["movieId"], r["weight"]] for r in self.liked] + [
+        """[movieId, weight] pairs: likes weigh rating - 3, recent ones more; dislikes weigh
+        DISLIKE_WEIGHT x (rating - 3), negative."""
+        recent_first = sorted(self.liked, key=lambda r: (r.get("timestamp") or 0, r["movieId"]),
+                              reverse=True)  # fmt: skip
+        boost = {r["movieId"]: 1 + RECENT_BOOST * 0.5 ** (place / RECENT_HALF_LIFE)
+                 for place, r in enumerate(recent_first)}  # fmt: skip
+        return [[r["movieId"], r["weight"] * boost[r["movieId"]]] for r in self.liked] + [
             [r["movieId"], DISLIKE_WEIGHT * r["weight"]] for r in self.disliked
         ]
 

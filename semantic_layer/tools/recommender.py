@@ -62,7 +62,8 @@ class RecommenderInput(BaseModel):
         default=None, ge=1870, le=2100, description="Last release year ('90s' = 1999)."
     )
     popularity: Literal["any", "well_known", "hidden_gems"] = Field(
-        default="any", description="'well_known' for crowd-pleasers, 'hidden_gems' for lesser known."
+        default="any",
+        description="'well_known' for crowd-pleasers, 'hidden_gems' for lesser known.",
     )
     limit: int = Field(default=LIMIT, ge=1, le=MAX_LIMIT, description="How many movies.")
 
@@ -87,7 +88,11 @@ class RecommenderInput(BaseModel):
 
     @model_validator(mode="after")
     def _consistent(self) -> Self:
-        if self.year_from is not None and self.year_to is not None and self.year_from > self.year_to:
+        if (
+            self.year_from is not None
+            and self.year_to is not None
+            and self.year_from > self.year_to
+        ):
             raise ValueError(f"year_from {self.year_from} is after year_to {self.year_to}")
         if both := set(self.genres) & set(self.exclude_genres):
             raise ValueError(
