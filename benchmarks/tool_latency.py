@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.import_bench import ENRICHED, ML_SMALL, REPO, generated_release
-from benchmarks.rec_constraints import draw
+from benchmarks.rec_requests import draw
 from semantic_layer.graph import Graph, connect
 from semantic_layer.session import GUEST_USER_ID, Session
 from semantic_layer.settings import GraphSettings

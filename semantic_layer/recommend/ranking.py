@@ -25,7 +25,7 @@ Source = Literal["like", "taste", "rating"]
 RANK_OFFSET = 10  # like: each seed gives a neighbour 1 / (RANK_OFFSET + its rank)
 TASTE_WEIGHT = 0.02  # like: the user's taste (from -1 to 1 of its largest) adds this much
 LIKE_POOL = 3  # like: this many times the limit are re-ranked by taste
-DAMPING = 0.22  # taste: each score is divided by the candidate's likes ** DAMPING ...
+DAMPING = 0.23  # taste: each score is divided by the candidate's likes ** DAMPING ...
 TOP_K = 300  # ... and the genre checks run on this many best (the pool fills the rest)
 MIN_POOL_RATINGS = 10  # rating: movies with fewer ratings only when people narrow the pool
 PRIOR_MEAN = 3.5  # rating: each mean is damped towards the MovieLens-wide mean ...
@@ -52,6 +52,7 @@ class Request:
     movies: list[dict[str, Any]] = field(default_factory=list)  # movieId, label
     taste: Taste = field(default_factory=Taste)
     allowed: list[int] | None = None  # the people's movies, when people are named
+    filling: bool = False  # loosened constraints fill up: the pool, ranked by taste, not by_taste
 
 
 def rank(graph: Reader, request: Request, bands: Bands, skip: set[int]) -> list[Pick]:
@@ -60,7 +61,7 @@ def rank(graph: Reader, request: Request, bands: Bands, skip: set[int]) -> list[
     picks: list[Pick] = []
     if request.movies:
         picks = _like(graph, request, base, skip)
-    elif request.taste.liked:
+    elif request.taste.liked and not request.filling:
         picks = _taste(graph, request, base, skip)
     if len(picks) < request.limit:
         taken = skip | {p.movie["movieId"] for p in picks}

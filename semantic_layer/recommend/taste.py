@@ -10,8 +10,8 @@ from semantic_layer.resolve.reader import Reader
 LIKED_SEEDS = 100  # at most this many liked movies feed personal recommendations ...
 DISLIKED_SEEDS = 50  # ... and at most this many disliked ones push away from their kind
 DISLIKE_WEIGHT = 0.5  # what a dislike weighs against a like as far from 3
-RECENT_BOOST = 5.0  # the most recent like weighs 1 + RECENT_BOOST times more, ...
-RECENT_HALF_LIFE = 10.0  # ... a bonus that halves with every this many likes back in time
+RECENT_BOOST = 3.0  # the most recent like weighs 1 + RECENT_BOOST times more, ...
+RECENT_HALF_LIFE = 5.0  # ... a bonus that halves with every this many likes back in time
 
 
 @dataclass(frozen=True)

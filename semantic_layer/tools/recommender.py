@@ -8,6 +8,7 @@ they are loosened in a stated order and the message says which and how.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -163,8 +164,8 @@ class Recommender(Tool[RecommenderInput]):
             for looser, note in constraints.loosenings():
                 more = rank(
                     graph,
-                    Request(looser, request.user_id, args.limit - len(picks), request.movies,
-                            taste, request.allowed),
+                    replace(request, constraints=looser, limit=args.limit - len(picks),
+                            filling=True),
                     bands,
                     {p.movie["movieId"] for p in picks},
                 )  # fmt: skip
