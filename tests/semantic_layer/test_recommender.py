@@ -185,9 +185,11 @@ def test_a_dislike_pushes_away_the_movies_like_it(writable: Any) -> None:
     disliked it (1). Both have rated it, so neither gets it; only the dislike pushes away."""
     lists = {}
     for rating in (3, 1):
-        user = bound_tools(writable, Session())["memory"].invoke(
-            {"movie": "Finding Nemo", "rating": rating}
-        ).new_user_id
+        user = (
+            bound_tools(writable, Session())["memory"]
+            .invoke({"movie": "Finding Nemo", "rating": rating})
+            .new_user_id
+        )
         tools = bound_tools(writable, Session(user_id=user))
         for title in ("Toy Story", "Toy Story 2", "Monsters, Inc.", "Shrek"):
             tools["memory"].invoke({"movie": title, "rating": 5})
