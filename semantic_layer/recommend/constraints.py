@@ -74,16 +74,16 @@ class Constraints:
         """The query parameters every `recommend/` query that filters takes."""
         least, fewer = bands.counts(self.popularity)
         every = [] if self.any_genre else list(self.genres)
-        return {
-            "genres": every,
-            "anyGenres": list(self.genres) if self.any_genre else None,
-            "excludeGenres": list(self.exclude_genres),
-            "yearFrom": self.year_from,
-            "yearTo": self.year_to,
-            "minCount": least,
-            "maxCount": fewer,
-            "allowed": allowed,
-        }
+        return dict(
+            genres=every,
+            anyGenres=list(self.genres) if self.any_genre else None,
+            excludeGenres=list(self.exclude_genres),
+            yearFrom=self.year_from,
+            yearTo=self.year_to,
+            minCount=least,
+            maxCount=fewer,
+            allowed=allowed,
+        )
 
     def admits(
         self, movie: dict[str, Any], bands: Bands, people_of: dict[int, set[str]] | None
@@ -94,8 +94,8 @@ class Constraints:
         year, count = movie.get("year"), movie.get("ratingCount") or 0
         least, fewer = bands.counts(self.popularity)
         wanted = set(self.genres)
-        return (
-            ((wanted & genres) if self.any_genre and wanted else wanted <= genres)
+        return bool(
+            (bool(wanted & genres) if self.any_genre and wanted else wanted <= genres)
             and not genres & set(self.exclude_genres)
             and (self.year_from is None or (year is not None and year >= self.year_from))
             and (self.year_to is None or (year is not None and year <= self.year_to))

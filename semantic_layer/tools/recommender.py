@@ -9,7 +9,7 @@ they are loosened in a stated order and the message says which and how.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Literal, Self
+from typing import Any, Literal, Self, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -27,7 +27,6 @@ from semantic_layer.tools.trace import TracedGraph
 
 LIMIT, MAX_LIMIT = 10, 25
 MAX_NAMES = 5  # movies or people named in one request
-_LISTS = ("movies", "genres", "exclude_genres", "people")
 _SINGULAR = {"movie": "movies", "genre": "genres"}  # what small models send for one
 
 
@@ -80,7 +79,7 @@ class RecommenderInput(BaseModel):
             if one in data and many not in data:
                 value = data.pop(one)
                 data[many] = [] if value is None else value
-        for name in _LISTS:
+        for name in _list_fields(cls):
             if isinstance(data.get(name), str):
                 data[name] = [data[name]]
             elif data.get(name) is None and name in data:
@@ -100,6 +99,10 @@ class RecommenderInput(BaseModel):
                 f"{', '.join(sorted(both))} is both asked for and excluded; keep one of the two"
             )
         return self
+
+
+def _list_fields(model: type[BaseModel]) -> list[str]:
+    return [n for n, f in model.model_fields.items() if get_origin(f.annotation) is list]
 
 
 class Recommender(Tool[RecommenderInput]):

@@ -10,6 +10,7 @@ import pytest
 from semantic_layer.errors import ToolArgumentsError
 from semantic_layer.recommend import ranking, taste
 from semantic_layer.session import Session
+from semantic_layer.tools.payloads import Recommendations
 from tests.semantic_layer.bound import bound_tools
 
 FORREST_GUMP, HEAT, FINDING_NEMO = 356, 6, 6377
@@ -190,11 +191,13 @@ def test_a_dislike_pushes_away_the_movies_like_it(writable: Any) -> None:
             .invoke({"movie": "Finding Nemo", "rating": rating})
             .new_user_id
         )
+        assert user is not None
         tools = bound_tools(writable, Session(user_id=user))
         for title in ("Toy Story", "Toy Story 2", "Monsters, Inc.", "Shrek"):
             tools["memory"].invoke({"movie": title, "rating": 5})
-        recs = tools["recommender"].invoke({"limit": 20}).data.recommendations
-        lists[rating] = [r.movie_id for r in recs]
+        data = tools["recommender"].invoke({"limit": 20}).data
+        assert isinstance(data, Recommendations)
+        lists[rating] = [r.movie_id for r in data.recommendations]
     nemo_like = {e["movieId"] for e in _edges(writable, FINDING_NEMO) if e["score"] > 0}
     so_so, disliked = lists[3], lists[1]
 
