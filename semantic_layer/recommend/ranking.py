@@ -26,7 +26,9 @@ RANK_OFFSET = 10  # like: each seed gives a neighbour 1 / (RANK_OFFSET + its ran
 TASTE_WEIGHT = 0.02  # like: the user's taste (from -1 to 1 of its largest) adds this much
 LIKE_POOL = 3  # like: this many times the limit are re-ranked by taste
 DAMPING = 0.23  # taste: each score is divided by the candidate's likes ** DAMPING ...
-TOP_K = 300  # ... and the genre checks run on this many best (the pool fills the rest)
+TOP_K = 150  # ... and the genre checks run on this many best (the pool fills the rest)
+POOL_TOP_K = 150  # rating: the genre checks run on this many best, then on all if too few pass
+ALL = 1_000_000_000
 MIN_POOL_RATINGS = 10  # rating: movies with fewer ratings only when people narrow the pool
 PRIOR_MEAN = 3.5  # rating: each mean is damped towards the MovieLens-wide mean ...
 PRIOR_WEIGHT = 10  # ... as if it had this many extra ratings at that mean
@@ -95,10 +97,11 @@ def _like(graph: Reader, request: Request, base: dict[str, Any], skip: set[int])
 
 
 def _taste(graph: Reader, request: Request, base: dict[str, Any], skip: set[int]) -> list[Pick]:
+    c = request.constraints
     rows = graph.read(
         "recommend/by_taste",
         {**base, "seeds": request.taste.seeds(), "damping": DAMPING,
-         "topK": TOP_K,
+         "topK": TOP_K if c.genres or c.exclude_genres else request.limit + len(skip),
          "limit": request.limit + len(skip)},
     )  # fmt: skip
     rows = [r for r in rows if r["movieId"] not in skip][: request.limit]
@@ -119,13 +122,16 @@ def _rating(
         params["minCount"] = max(params["minCount"], MIN_POOL_RATINGS)
     extra = len(skip) + (2 * wanted if request.taste.known else 0)
     if request.allowed is not None:
-        rows = graph.read("recommend/pool_by_ids", {**params, "limit": wanted + extra})
+        name = "recommend/pool_by_ids"
     elif c.genres and not c.any_genre:
-        rows = graph.read(
-            "recommend/pool_by_genre", {**params, "genre": c.genres[0], "limit": wanted + extra}
-        )
+        name, params["genre"] = "recommend/pool_by_genre", c.genres[0]
     else:
-        rows = graph.read("recommend/pool_catalogue", {**params, "limit": wanted + extra})
+        name = "recommend/pool_catalogue"
+    params["limit"] = wanted + extra
+    checks = bool(c.exclude_genres) or len(c.genres) > (1 if "genre" in params else 0)
+    rows = graph.read(name, {**params, "topK": wanted + extra + (POOL_TOP_K if checks else 0)})
+    if checks and len(rows) < wanted + extra:  # the cut may have left out movies that pass
+        rows = graph.read(name, {**params, "topK": ALL})
     rows = [r for r in rows if r["movieId"] not in skip]
     taste = _taste_of(graph, request.taste, [r["movieId"] for r in rows])
     if taste:  # in the user's taste first, by it; movies like what they disliked last
