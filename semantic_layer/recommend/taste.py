@@ -37,9 +37,10 @@ class Taste:
 
 
 def taste_of_user(graph: Reader, user_id: int) -> Taste:
+    rows = graph.read(
+        "recommend/taste_seeds",
+        {"userId": user_id, "likes": LIKED_SEEDS, "dislikes": DISLIKED_SEEDS},
+    )
     return Taste(
-        liked=graph.read("recommend/liked_seeds", {"userId": user_id, "limit": LIKED_SEEDS}),
-        disliked=graph.read(
-            "recommend/disliked_seeds", {"userId": user_id, "limit": DISLIKED_SEEDS}
-        ),
+        liked=[r for r in rows if r["weight"] > 0], disliked=[r for r in rows if r["weight"] < 0]
     )

@@ -151,7 +151,9 @@ class Recommender(Tool[RecommenderInput]):
         if people:
             rows = graph.read("recommend/people_movies", {"people": list(constraints.people)})
             roles = {r["movieId"]: dict(r["roles"]) for r in rows}
-        bands = Bands.for_audience(graph.read("recommend/audience")[0]["users"])
+        bands = Bands.for_audience(  # the bands matter only when a popularity is asked for
+            graph.read("recommend/audience")[0]["users"] if args.popularity != "any" else 0
+        )
         request = Request(
             constraints=constraints,
             user_id=session.user_id,
