@@ -206,7 +206,7 @@ def _message(
     if "like" in sources:
         start = f"like {', '.join(basis.movies or [basis.movie or ''])}"
     elif "taste" in sources:
-        start = "picked from the user's own ratings"
+        start = "picked from the user's own 4+ ratings"
     else:
         start = "the best rated"
     if basis.user and "like" in sources:
