@@ -115,7 +115,8 @@ class Recommender(Tool[RecommenderInput]):
     input_model = RecommenderInput
 
     def execute(self, args: RecommenderInput, graph: TracedGraph, session: Session) -> ToolResult:
-        movies = [resolve_movie(graph, text) for text in dict.fromkeys(args.movies)]
+        typed = list(dict.fromkeys(args.movies))
+        movies = [resolve_movie(graph, text) for text in typed]
         people = [resolve_person(graph, text).name for text in dict.fromkeys(args.people)]
         constraints = Constraints(
             genres=tuple(g.value for g in dict.fromkeys(args.genres)),
@@ -131,7 +132,7 @@ class Recommender(Tool[RecommenderInput]):
             movie_id=movies[0].movie_id if movies else None,
             movies=[m.label for m in movies] if len(movies) > 1 else [],
             note="; ".join(f"took {t!r} to mean {m.label}" for t, m in
-                           zip(args.movies, movies, strict=False) if m.how == "fuzzy") or None,
+                           zip(typed, movies, strict=True) if m.how == "fuzzy") or None,
             genres=list(constraints.genres),
             exclude_genres=list(constraints.exclude_genres),
             people=list(constraints.people),
@@ -177,7 +178,7 @@ class Recommender(Tool[RecommenderInput]):
                 for pick in more:
                     pick.loosened = note
                 picks += more
-                loosened = note
+                loosened = note if more else loosened  # each step is looser than the last
                 if len(picks) >= enough:
                     break
         basis = basis.model_copy(update={"loosened": loosened or None})
@@ -196,8 +197,8 @@ def _message(
     within = f" ({asked})" if asked else ""
     if not recs:
         return (
-            f"No movie the user has not rated fits{within}, even with the constraints loosened: "
-            "ask for fewer constraints."
+            f"No movie the user has not rated fits{within}, even loosened as far as allowed "
+            "(people and excluded genres never are): ask for fewer constraints."
             if constraints.narrows
             else "No recommendations: too few viewers liked those movies together with others "
             "(or the user has rated them all)."
