@@ -66,7 +66,7 @@ from agent.llm.native_tools import tool_specs
 from agent.observation import OBSERVATION_TOKENS, estimate, fit_observation
 from agent.parsing import Answer, Malformed, ToolCall, parse_step
 from agent.prompt import ReactPrompt, ScratchpadStep, normalize_history
-from agent.render import render_answer
+from agent.render import capabilities, render_answer
 from agent.result import AgentResult, LLMCall, StopReason, Timings, ToolStep
 from agent.streaming import FinalAnswerStream, ObjectEnd
 from semantic_layer.errors import ToolArgumentsError
@@ -229,6 +229,8 @@ class Agent:
             return draft
         run.rendered = problems
         log.info("answer rendered from the rows: %s", "; ".join(problems))
+        if not run.steps:  # no tool ran: nothing to render, say what the agent can do
+            return capabilities(run.language)
         return render_answer([r for r in results if r is not None], run.language)
 
     def _step_schema(self, run: _Run, step: int, final_only: bool) -> dict[str, Any]:

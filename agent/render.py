@@ -207,6 +207,12 @@ def _render(result: ToolResult, language: str) -> str:
     return _say(language, "nothing_found")
 
 
+def capabilities(language: str) -> str:
+    """One sentence saying what the agent can do, in `language`: the answer to a question no
+    tool answered (greetings, questions that are not about movies)."""
+    return _say(language, "smalltalk")
+
+
 def render_answer(results: Sequence[ToolResult], language: str) -> str:
     """A short answer from the last result that holds something (data or candidates to choose
     from), in `language` (an ISO 639-1 code; English where no template set exists). With none,

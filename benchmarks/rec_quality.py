@@ -17,7 +17,7 @@ written as a MovieLens-shaped directory and imported by our own import into a ne
 directory; then our `recommender` tool is called as the agent calls it, for each evaluated user:
 
 - personal: no arguments, the session being that user;
-- by movie: `movie` = the user's last liked train movie (as "Title (year)"), the session being
+- by movie: `movies` = [the user's last liked train movie (as "Title (year)")], the session being
   that user (so their train ratings are left out); relevant = their liked test movies.
 
 The references (`rec_reference`) are computed from the same train split in the same run, so
@@ -74,7 +74,7 @@ def run_tool(graph: Graph, split: Split, labels: dict[int, str]) -> dict[str, An
         context = ToolContext(graph, Session(user_id=user))
         for case, arguments, lists in (
             ("personal", {}, personal),
-            ("by movie", {"movie": labels[split.anchor[user]]}, by_movie),
+            ("by movie", {"movies": [labels[split.anchor[user]]]}, by_movie),
         ):
             started = time.perf_counter()
             result = tool.run(arguments, context)

@@ -61,21 +61,33 @@ class Recommendation(Film):
     genres: list[str] = Field(default_factory=list)
     rating_avg: float | None = None
     rating_count: int | None = None
-    why: str
+    why: str  # in words: what it is like or comes from, and the constraints it meets
 
 
 def _none(value: Any) -> bool:
     return value is None
 
 
+def _empty(value: Any) -> bool:
+    return not value
+
+
 class Basis(_Card):
-    """What recommendations started from; only the keys that apply are written."""
+    """What recommendations started from and were held to; only the keys that apply are
+    written. `movie`/`movie_id`: the first (or only) movie named, `movies`: all of them;
+    `loosened`: the constraints relaxed because too few movies satisfied them."""
 
     movie: str | None = Field(default=None, exclude_if=_none)
     movie_id: int | None = Field(default=None, exclude_if=_none)
+    movies: list[str] = Field(default_factory=list, exclude_if=_empty)
     note: str | None = Field(default=None, exclude_if=_none)
-    genre: str | None = Field(default=None, exclude_if=_none)
+    genres: list[str] = Field(default_factory=list, exclude_if=_empty)
+    exclude_genres: list[str] = Field(default_factory=list, exclude_if=_empty)
+    people: list[str] = Field(default_factory=list, exclude_if=_empty)
+    years: str | None = Field(default=None, exclude_if=_none)
+    popularity: str | None = Field(default=None, exclude_if=_none)
     user: str | None = Field(default=None, exclude_if=_none)
+    loosened: str | None = Field(default=None, exclude_if=_none)
 
 
 class Recommendations(_Card):

@@ -1,13 +1,24 @@
-"""Recommender: collaborative filtering by movie, by genre, both, or from the user's own ratings."""
+"""Recommender: movies like the ones named, inside the constraints asked, in the user's taste.
+
+Every argument is optional and they combine. Names resolve through `semantic_layer.resolve`
+(an ambiguous one comes back as candidates). The ranking and the constraints are in
+`semantic_layer.recommend`; when fewer than half the movies asked for satisfy the constraints,
+they are loosened in a stated order and the message says which and how.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
+from typing import Any, Literal, Self, get_origin
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from semantic_layer.linking.arguments import entity
-from semantic_layer.resolve import MovieRef, resolve_movie
+from semantic_layer.recommend.constraints import MAX_GENRES, Bands, Constraints
+from semantic_layer.recommend.ranking import Pick, Request, rank
+from semantic_layer.recommend.reasons import reason
+from semantic_layer.recommend.taste import Taste, taste_of_user
+from semantic_layer.resolve import resolve_movie, resolve_person
 from semantic_layer.session import Session
 from semantic_layer.tools.contract import Tool
 from semantic_layer.tools.genre import Genre
@@ -15,125 +26,213 @@ from semantic_layer.tools.payloads import Basis, Recommendation, Recommendations
 from semantic_layer.tools.result import ToolResult
 from semantic_layer.tools.trace import TracedGraph
 
-LIMIT = 10
-FEW = 3  # fewer genre matches than this among a movie's neighbours is said out loud
-SEEDS = 100  # at most this many of the user's liked movies feed personal recommendations
-MIN_RATINGS = 10  # by genre: movies with fewer ratings are not ranked ...
-PRIOR_MEAN = 3.5  # ... and each mean is damped towards the MovieLens-wide mean ...
-PRIOR_WEIGHT = 10  # ... as if it had this many extra ratings at that mean
+LIMIT, MAX_LIMIT = 10, 25
+MAX_NAMES = 5  # movies or people named in one request
+_SINGULAR = {"movie": "movies", "genre": "genres"}  # what small models send for one
 
 
 class RecommenderInput(BaseModel):
-    movie: str | None = Field(
-        default=None,
+    model_config = ConfigDict(extra="forbid")
+
+    movies: list[str] = Field(
         json_schema_extra=entity("movie"),
-        description="The movie the user named to find similar movies to ('like X', 'fans "
-        "of X'), or the one a follow-up's 'it' means. Leave it out when they ask from their own "
-        "ratings or only for a kind of movie; never make one up.",
+        default_factory=list,
+        max_length=MAX_NAMES,
+        description="Movies the user wants something like ('like Heat and Collateral'), or the "
+        "one a follow-up's 'it' means. Never made up.",
     )
-    genre: Genre | None = Field(
-        default=None,
+    genres: list[Genre] = Field(
         json_schema_extra=entity("genre"),
-        description="Only when the user asks for a kind of movie ('a comedy', 'something "
-        "scary' = Horror); otherwise leave it out.",
+        default_factory=list,
+        max_length=MAX_GENRES,
+        description="Kinds of movie asked for ('a funny action movie' = Comedy, Action); "
+        "every result has all of them.",
     )
+    exclude_genres: list[Genre] = Field(
+        json_schema_extra=entity("genre"),
+        default_factory=list,
+        max_length=MAX_GENRES,
+        description="Kinds the user does not want ('no horror').",
+    )
+    people: list[str] = Field(
+        json_schema_extra=entity("person"),
+        default_factory=list,
+        max_length=MAX_NAMES,
+        description="Actors or directors every result must feature ('with Bill Murray').",
+    )
+    year_from: int | None = Field(
+        default=None, ge=1870, le=2100, description="First release year ('90s' = 1990)."
+    )
+    year_to: int | None = Field(
+        default=None, ge=1870, le=2100, description="Last release year ('90s' = 1999)."
+    )
+    popularity: Literal["any", "well_known", "hidden_gems"] = Field(
+        default="any",
+        description="'well_known' for crowd-pleasers, 'hidden_gems' for lesser known.",
+    )
+    limit: int = Field(default=LIMIT, ge=1, le=MAX_LIMIT, description="How many movies.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _lenient(cls, data: Any) -> Any:
+        """One name or genre where a list is expected, and `movie`/`genre` for one, as small
+        models send them."""
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        for one, many in _SINGULAR.items():
+            if one in data and many not in data:
+                value = data.pop(one)
+                data[many] = [] if value is None else value
+        for name in _list_fields(cls):
+            if isinstance(data.get(name), str):
+                data[name] = [data[name]]
+            elif data.get(name) is None and name in data:
+                data[name] = []
+        return data
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Self:
+        if (
+            self.year_from is not None
+            and self.year_to is not None
+            and self.year_from > self.year_to
+        ):
+            raise ValueError(f"year_from {self.year_from} is after year_to {self.year_to}")
+        if both := set(self.genres) & set(self.exclude_genres):
+            raise ValueError(
+                f"{', '.join(sorted(both))} is both asked for and excluded; keep one of the two"
+            )
+        return self
+
+
+def _list_fields(model: type[BaseModel]) -> list[str]:
+    return [n for n, f in model.model_fields.items() if get_origin(f.annotation) is list]
 
 
 class Recommender(Tool[RecommenderInput]):
     name = "recommender"
     description = (
-        "Recommend movies. With `movie`: what the viewers who liked that movie also liked. "
-        "With `genre`: the best-rated movies of the genre. With both: movies like that movie, "
-        "in that genre. With neither: picks from the user's own ratings ('based on my "
-        "ratings', 'for me'). Never a movie the user already rated; each result says why."
+        "Recommend movies. All arguments are optional and combine: movies like the ones "
+        "named, genres, excluded genres, people, a year range, popularity. Results are in the "
+        "user's taste (from their ratings), never a movie they rated; each says why."
     )
     input_model = RecommenderInput
 
     def execute(self, args: RecommenderInput, graph: TracedGraph, session: Session) -> ToolResult:
-        genre, user = (args.genre.value if args.genre else None), session.user_id
-        if args.movie is not None:
-            return self._by_movie(graph, resolve_movie(graph, args.movie), genre, user)
-        if genre is not None:
-            return self._by_genre(graph, genre, user)
-        return self._for_user(graph, user)
-
-    def _by_movie(
-        self, graph: TracedGraph, movie: MovieRef, genre: str | None, user: int
-    ) -> ToolResult:
-        rows = graph.read(
-            "recommend/by_movie",
-            {"movieId": movie.movie_id, "userId": user, "genre": genre,
-             "limit": LIMIT},
-        )  # fmt: skip
-        recs = [
-            _card(
-                r,
-                f"viewers who liked {movie.label} tend to like it too "
-                f"({r['support']} of them liked both)",
-            )
-            for r in rows
-        ]
+        typed = list(dict.fromkeys(args.movies))
+        movies = [resolve_movie(graph, text) for text in typed]
+        people = [resolve_person(graph, text).name for text in dict.fromkeys(args.people)]
+        constraints = Constraints(
+            genres=tuple(g.value for g in dict.fromkeys(args.genres)),
+            exclude_genres=tuple(g.value for g in dict.fromkeys(args.exclude_genres)),
+            people=tuple(dict.fromkeys(people)),
+            year_from=args.year_from,
+            year_to=args.year_to,
+            popularity=args.popularity,
+        )
+        taste = taste_of_user(graph, session.user_id) if not session.is_guest else Taste()
         basis = Basis(
-            movie=movie.label,
-            movie_id=movie.movie_id,
-            note=f"took the title to mean {movie.label}" if movie.how == "fuzzy" else None,
-            genre=genre or None,
-        )
-        if not recs:
-            where = f" in {genre}" if genre else ""
-            message = (
-                f"No recommendations{where} from {movie.label}: too few viewers rated it 4+ "
-                "together with other movies (or the user has rated them all)."
-            )
-        elif genre and len(recs) < FEW:
-            message = (
-                f"Only {len(recs)} of the movies most liked alongside {movie.label} are "
-                f"{genre}; try the genre alone for more."
-            )
-        else:
-            message = f"{len(recs)} movies liked by viewers who liked {movie.label}."
-        return _result(self.name, message, basis, recs)
-
-    def _by_genre(self, graph: TracedGraph, genre: str, user: int) -> ToolResult:
-        rows = graph.read(
-            "recommend/by_genre",
-            {"genre": genre, "userId": user, "minRatings": MIN_RATINGS,
-             "priorMean": PRIOR_MEAN, "priorWeight": PRIOR_WEIGHT, "limit": LIMIT},
+            movie=movies[0].label if movies else None,
+            movie_id=movies[0].movie_id if movies else None,
+            movies=[m.label for m in movies] if len(movies) > 1 else [],
+            note="; ".join(f"took {t!r} to mean {m.label}" for t, m in
+                           zip(typed, movies, strict=True) if m.how == "fuzzy") or None,
+            genres=list(constraints.genres),
+            exclude_genres=list(constraints.exclude_genres),
+            people=list(constraints.people),
+            years=constraints.years_label() or None,
+            popularity=None if args.popularity == "any" else args.popularity,
+            user="own ratings" if taste.liked else None,
         )  # fmt: skip
-        recs = [
-            _card(r, f"rated {r['ratingAvg']:.1f}/5 on average by {r['ratingCount']} viewers")
-            for r in rows
-        ]
-        message = (
-            f"The {len(recs)} best-rated {genre} movies the user has not rated."
-            if recs
-            else f"No {genre} movie has {MIN_RATINGS}+ ratings that the user has not rated."
-        )
-        return _result(self.name, message, Basis(genre=genre), recs)
-
-    def _for_user(self, graph: TracedGraph, user: int) -> ToolResult:
-        rows = graph.read(
-            "recommend/for_user",
-            {"userId": user, "genre": None, "seeds": SEEDS, "limit": LIMIT},
-        )
-        recs = [
-            _card(
-                r,
-                f"the user rated {_titles(r['because'], r['seeds'])} 4+, and viewers who "
-                "liked those tend to like it too",
+        if not movies and not taste.known and not constraints.narrows:
+            return _result(
+                self.name,
+                "The user has not rated any movie yet: ask for a movie they liked, a genre, a "
+                "person or years, or have them rate a movie first.",
+                basis,
+                [],
             )
-            for r in rows
-        ]
-        message = (
-            f"{len(recs)} movies picked from the user's own 4+ ratings."
-            if recs
-            else "The user has not rated any movie 4+ yet: ask for a movie they liked or a "
-            "genre, or have them rate a movie first."
+        roles: dict[int, dict[str, str]] = {}
+        if people:
+            rows = graph.read("recommend/people_movies", {"people": list(constraints.people)})
+            roles = {r["movieId"]: dict(r["roles"]) for r in rows}
+        bands = Bands.for_audience(  # the bands matter only when a popularity is asked for
+            graph.read("recommend/audience")[0]["users"] if args.popularity != "any" else 0
         )
-        return _result(self.name, message, Basis(user="own ratings"), recs)
+        request = Request(
+            constraints=constraints,
+            user_id=session.user_id,
+            limit=args.limit,
+            movies=[{"movieId": m.movie_id, "label": m.label} for m in movies],
+            taste=taste,
+            allowed=sorted(roles) if people else None,
+        )
+        picks = rank(graph, request, bands, set())
+        loosened = ""
+        enough = (args.limit + 1) // 2
+        if len(picks) < enough:
+            for looser, note in constraints.loosenings():
+                more = rank(
+                    graph,
+                    replace(request, constraints=looser, limit=args.limit - len(picks),
+                            filling=True),
+                    bands,
+                    {p.movie["movieId"] for p in picks},
+                )  # fmt: skip
+                for pick in more:
+                    pick.loosened = note
+                picks += more
+                loosened = note if more else loosened  # each step is looser than the last
+                if len(picks) >= enough:
+                    break
+        basis = basis.model_copy(update={"loosened": loosened or None})
+        recs = [_card(p, constraints, roles.get(p.movie["movieId"], {})) for p in picks]
+        return _result(self.name, _message(recs, picks, constraints, basis, args), basis, recs)
 
 
-def _card(row: dict[str, Any], reason: str) -> Recommendation:
+def _message(
+    recs: list[Recommendation],
+    picks: list[Pick],
+    constraints: Constraints,
+    basis: Basis,
+    args: RecommenderInput,
+) -> str:
+    asked = constraints.describe()
+    within = f" ({asked})" if asked else ""
+    if not recs:
+        return (
+            f"No movie the user has not rated fits{within}, even loosened as far as allowed "
+            "(people and excluded genres never are): ask for fewer constraints."
+            if constraints.narrows
+            else "No recommendations: too few viewers liked those movies together with others "
+            "(or the user has rated them all)."
+        )
+    sources = {p.source for p in picks}
+    if "like" in sources:
+        start = f"like {', '.join(basis.movies or [basis.movie or ''])}"
+    elif "taste" in sources:
+        start = "picked from the user's own 4+ ratings"
+    else:
+        start = "the best rated"
+    if basis.user and "like" in sources:
+        start += ", ranked by the user's own ratings"
+    message = f"{len(recs)} movies {start}{within}."
+    if "rating" in sources and sources != {"rating"}:
+        message += " The last are the best rated that fit, as few came from that alone."
+    if basis.loosened:
+        strict = sum(1 for p in picks if not p.loosened)
+        message += (
+            f" Only {strict} movies fit every constraint, so they were loosened: "
+            f"{basis.loosened}; each loosened pick says so."
+        )
+    elif len(recs) < args.limit:
+        message += f" Only {len(recs)} fit; nothing was loosened."
+    return message
+
+
+def _card(pick: Pick, constraints: Constraints, roles: dict[str, str]) -> Recommendation:
+    row = pick.movie
     avg = row.get("ratingAvg")
     return Recommendation(
         movie_id=row["movieId"],
@@ -142,13 +241,8 @@ def _card(row: dict[str, Any], reason: str) -> Recommendation:
         genres=sorted(row.get("genres") or []),
         rating_avg=round(avg, 2) if avg is not None else None,
         rating_count=row.get("ratingCount"),
-        why=reason,
+        why=reason(pick, constraints, roles),
     )
-
-
-def _titles(titles: list[str], total: int) -> str:
-    shown = ", ".join(titles)
-    return f"{shown} and {total - len(titles)} more" if total > len(titles) else shown
 
 
 def _result(tool: str, message: str, basis: Basis, recs: list[Recommendation]) -> ToolResult:

@@ -15,7 +15,7 @@ CALLS = [
     ("information", {"entity": "Heat"}, "MovieCard"),
     ("information", {"entity": "Michael Mann", "entity_type": "person"}, "PersonCard"),
     ("information", {"entity": "Casino Royale"}, None),  # candidates: no data
-    ("recommender", {"genre": "Comedy"}, "Recommendations"),
+    ("recommender", {"genres": ["Comedy"]}, "Recommendations"),
     ("smalltalk", {}, "SmalltalkReply"),
     ("most_tagged", {"tag": "PIXAR"}, "Rows"),
 ]
@@ -40,7 +40,7 @@ def test_structured_content_validates_against_the_tools_output_schema(
 
 
 def test_a_payload_of_another_tool_is_refused(tools: dict[str, BoundTool]) -> None:
-    recommendations = call_result(tools["recommender"].invoke({"genre": "Comedy"}))
+    recommendations = call_result(tools["recommender"].invoke({"genres": ["Comedy"]}))
     content = recommendations.structured_content
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(content, definition(tools["information"].tool).output_schema)

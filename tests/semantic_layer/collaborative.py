@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import csv
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
 
@@ -21,6 +21,7 @@ class Ratings:
     count: Counter[int]
     average: dict[int, float]
     likes: Counter[int]
+    when: dict[int, dict[int, int]] = field(default_factory=dict)  # user -> movie -> timestamp
 
 
 def read_ratings(release: Path) -> Ratings:
@@ -28,15 +29,17 @@ def read_ratings(release: Path) -> Ratings:
     total: Counter[int] = Counter()
     sums: dict[int, float] = defaultdict(float)
     likes: Counter[int] = Counter()
+    when: dict[int, dict[int, int]] = defaultdict(dict)
     with (release / "ratings.csv").open(encoding="utf-8", newline="") as f:
         for row in csv.DictReader(f):
             user, movie, rating = int(row["userId"]), int(row["movieId"]), float(row["rating"])
             by_user[user][movie] = rating
+            when[user][movie] = int(row["timestamp"])
             total[movie] += 1
             sums[movie] += rating
             likes[movie] += rating >= LIKE
     average = {m: sums[m] / total[m] for m in total}
-    return Ratings(dict(by_user), total, average, likes)
+    return Ratings(dict(by_user), total, average, likes, dict(when))
 
 
 def co_likes(ratings: Ratings) -> dict[int, Counter[int]]:

@@ -42,7 +42,7 @@ def test_tool_runs_one_tool(cli: CliRunner) -> None:
     [
         (["tool", "information", "--args", "{nope"], "not valid JSON"),
         (["tool", "information", "--args", "[1]"], "must be a JSON object"),
-        (["tool", "recommender", "--args", '{"genre": "Bollywood"}'], "invalid arguments"),
+        (["tool", "recommender", "--args", '{"genres": ["Bollywood"]}'], "invalid arguments"),
         (["tool", "nosuch"], "no tool 'nosuch'"),
     ],
 )

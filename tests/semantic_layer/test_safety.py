@@ -33,7 +33,7 @@ def test_hostile_input_to_every_tool_leaves_every_count_unchanged(writable: Any,
     calls = [
         ("information", {"entity": text}),
         ("information", {"entity": text, "entity_type": "person"}),
-        ("recommender", {"movie": text}),
+        ("recommender", {"movies": [text]}),
         ("memory", {"movie": text, "rating": 3}),
         ("smalltalk", {"query": text}),
         ("top_movies_by_director", {"director": text or "x"}),
