@@ -74,3 +74,20 @@ def test_an_invented_answer_is_replaced_by_one_rendered_from_the_rows(movie_grap
     final_event = events[-1]
     assert replaced and "Tom Hanks" not in final_event.answer  # type: ignore[union-attr]
     assert final_event.result.rendered  # type: ignore[union-attr]
+
+
+def test_an_answer_from_no_tool_that_names_movies_says_what_the_agent_can_do(
+    movie_graph: Any,
+) -> None:
+    from agent.render import capabilities
+
+    llm = ScriptedLLM(final("Tonight, watch Heat (1995) starring Tom Hanks."))
+    result = Agent(llm, []).ask("Surprise me", context=ToolContext(movie_graph))
+    assert result.answer == capabilities("en")
+    assert "Tom Hanks" not in result.answer
+
+
+def test_a_plain_answer_from_no_tool_is_kept(movie_graph: Any) -> None:
+    llm = ScriptedLLM(final("Hello! Ask me about movies."))
+    result = Agent(llm, []).ask("hello", context=ToolContext(movie_graph))
+    assert result.answer == "Hello! Ask me about movies." and not result.rendered

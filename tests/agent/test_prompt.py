@@ -91,12 +91,12 @@ def test_mixtral_template_refuses_broken_turns() -> None:
 
 
 def test_an_optional_enum_argument_keeps_its_own_description() -> None:
-    """`genre: Genre | None` with its Field description: the prompt shows that description
+    """`genres: list[Genre]` with its Field description: the prompt shows that description
     (when to pass a genre), not the Genre enum's docstring that JSON Schema puts beside it."""
     from semantic_layer.tools.recommender import Recommender
 
-    line = next(line for line in describe_tool(Recommender()).splitlines() if "genre (" in line)
-    assert "Only when the user asks for a kind of movie" in line
+    line = next(line for line in describe_tool(Recommender()).splitlines() if "genres (" in line)
+    assert "Kinds of movie asked for" in line
     assert "Unknown names fail validation" not in line
 
 
