@@ -104,13 +104,19 @@ def _clean(node: Any, linked: Linked) -> Any:
 
 
 def _closed(schema: Any, linked: Linked) -> Any:
-    """A genre argument (a closed vocabulary) admits only the genres linking found in the
-    question; when linking found movies or people but no genre, it is left out (nobody asked
-    for one); when it found nothing at all, every genre stays open to the model."""
-    if not isinstance(schema, dict) or "genre" not in str(schema.get(ENTITY_KEY, "")).split():
+    """An argument whose values come from a closed vocabulary of the question (`x-entity`
+    genre or years) admits only what linking found there: the genres the question names, a
+    year range only when it names years. When linking found movies, people, genres or years
+    but none of that kind, the argument is left out (nobody asked for it: "something like Heat"
+    is neither "Heat, and Drama" nor "Heat, from 1995"); when it found nothing at all, the
+    argument stays open to the model ("a feel-good film")."""
+    kinds = str(schema.get(ENTITY_KEY, "")).split() if isinstance(schema, dict) else []
+    if not {"genre", "years"} & set(kinds):
         return schema
     if not (linked.strong_movies() or linked.strong_people() or linked.genres or linked.years):
         return schema
+    if "years" in kinds:
+        return schema if linked.years else None
     genres = [g.genre for g in linked.genres]
     return _only(schema, genres) if genres else None
 

@@ -25,7 +25,7 @@ ENTITY_KEY = "x-entity"
 
 def entity(*kinds: str) -> dict[str, Any]:
     """The JSON schema extra that marks a field as naming one of `kinds` (movie, person,
-    genre)."""
+    genre; years for a year the question gives)."""
     return {ENTITY_KEY: " ".join(kinds)}
 
 

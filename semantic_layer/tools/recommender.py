@@ -61,10 +61,18 @@ class RecommenderInput(BaseModel):
         description="Actors or directors every result must feature ('with Bill Murray').",
     )
     year_from: int | None = Field(
-        default=None, ge=1870, le=2100, description="First release year ('90s' = 1990)."
+        json_schema_extra=entity("years"),
+        default=None,
+        ge=1870,
+        le=2100,
+        description="First release year ('90s' = 1990).",
     )
     year_to: int | None = Field(
-        default=None, ge=1870, le=2100, description="Last release year ('90s' = 1999)."
+        json_schema_extra=entity("years"),
+        default=None,
+        ge=1870,
+        le=2100,
+        description="Last release year ('90s' = 1999).",
     )
     popularity: Literal["any", "well_known", "hidden_gems"] = Field(
         default="any",

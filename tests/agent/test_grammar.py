@@ -73,12 +73,19 @@ def test_a_genre_argument_admits_only_the_genres_the_question_names() -> None:
     from pydantic import BaseModel, Field
 
     from semantic_layer.linking.arguments import entity
-    from semantic_layer.linking.mentions import GenreMention, Linked, MovieMatch, MovieMention
+    from semantic_layer.linking.mentions import (
+        GenreMention,
+        Linked,
+        MovieMatch,
+        MovieMention,
+        YearsMention,
+    )
     from tests.agent.fakes import Genre, ScriptedTool
 
     class Input(BaseModel):
         movie: str | None = Field(None, json_schema_extra=entity("movie"))
         genre: Genre | None = Field(None, json_schema_extra=entity("genre"))
+        year_from: int | None = Field(None, json_schema_extra=entity("years"))
 
     tool = ScriptedTool("recommend", "Movies to watch.", Input)
     heat = MovieMatch(movie_id=6, title="Heat", year=1995, name="Heat", score=1.0)
@@ -87,8 +94,11 @@ def test_a_genre_argument_admits_only_the_genres_the_question_names() -> None:
 
     open_choice = tool_input_schema(tool, Linked())["properties"]
     assert "genre" in open_choice and "Comedy" in json.dumps(open_choice["genre"])
-    # "something like Heat": a movie and no genre word, so no genre can be added
-    assert "genre" not in tool_input_schema(tool, Linked(movies=[like_heat]))["properties"]
+    # "something like Heat": a movie and no genre word or year, so neither can be added
+    like = tool_input_schema(tool, Linked(movies=[like_heat]))["properties"]
+    assert "genre" not in like and "year_from" not in like and "movie" in like
+    nineties = YearsMention(text="90s", start=20, end=23, first=1990, last=1999)
+    assert "year_from" in tool_input_schema(tool, Linked(years=[nineties]))["properties"]
     # "like Heat but funnier": the genre named, and only it
     both = tool_input_schema(tool, Linked(movies=[like_heat], genres=[comedy]))["properties"]
     enums = [o["enum"] for o in both["genre"]["anyOf"] if "enum" in o]
