@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from semantic_layer.linking.genres import genre_mentions
-from semantic_layer.linking.mentions import Linked, Mention
-from semantic_layer.linking.names import movie_mentions, person_mentions
+from semantic_layer.linking.mentions import Linked, Mention, MovieMention, PersonMention
+from semantic_layer.linking.names import SURNAME, movie_mentions, person_mentions
 from semantic_layer.linking.tokens import Span, words
 from semantic_layer.linking.years import years_mentions
 from semantic_layer.resolve.reader import Reader
@@ -27,7 +27,9 @@ def link(graph: Reader | None, text: str) -> Linked:
     movies = movie_mentions(graph, text, found) if graph is not None and found else []
     people = person_mentions(graph, text, found) if graph is not None and found else []
     movies = [m for m in movies if not _inside_other(m, people)]
-    people = [p for p in people if not _inside_other(p, movies)]
+    people = [
+        p for p in people if not _inside_other(p, movies) and not _surname_of_a_title(p, movies)
+    ]
     taken = [Span(0, 0, m.start, m.end, m.text) for m in [*movies, *people]]
     years = [
         y for y in years_mentions(text)
@@ -39,6 +41,13 @@ def link(graph: Reader | None, text: str) -> Linked:
 def _dates(text: str, end: int, start: int) -> bool:
     """Whether a year at `start` is the year of the title ending at `end`: "Heat (1995)"."""
     return 0 < start - end <= 3 and text[end:start].strip() == "("
+
+
+def _surname_of_a_title(person: PersonMention, movies: Sequence[MovieMention]) -> bool:
+    """A last name alone that is also a title written there ("Fargo" is not James Fargo)."""
+    return person.best.score <= SURNAME and any(
+        m.start == person.start and m.end == person.end for m in movies
+    )
 
 
 def _inside_other(mention: Mention, others: Sequence[Mention]) -> bool:
