@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import time
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from semantic_layer.resolve import resolve_movie
 from semantic_layer.resolve.kind import Fit, fit
@@ -13,18 +13,17 @@ from semantic_layer.session import Session
 from semantic_layer.tools.contract import Tool, ToolContext, writing_user
 from semantic_layer.tools.payloads import StoredRating
 from semantic_layer.tools.result import ToolResult
+from semantic_layer.tools.strict import Stars, StrictInput
 from semantic_layer.tools.trace import TracedGraph
 
 
-class MemoryInput(BaseModel):
+class MemoryInput(StrictInput):
     movie: str = Field(
         description="The one movie the user rated, as they wrote it (with a year only if they "
         "gave one)."
     )
-    rating: float = Field(
-        ge=1,
-        le=5,
-        description="The user's rating from 1 (hated it) to 5 (loved it); half stars allowed.",
+    rating: Stars = Field(
+        description="The user's rating from 0.5 (hated it) to 5 (loved it); half stars allowed.",
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from semantic_layer.resolve import MovieRef, resolve_movie
 from semantic_layer.session import Session
@@ -12,6 +12,7 @@ from semantic_layer.tools.contract import Tool
 from semantic_layer.tools.genre import Genre
 from semantic_layer.tools.payloads import Basis, Recommendation, Recommendations
 from semantic_layer.tools.result import ToolResult
+from semantic_layer.tools.strict import StrictInput
 from semantic_layer.tools.trace import TracedGraph
 
 LIMIT = 10
@@ -22,7 +23,7 @@ PRIOR_MEAN = 3.5  # ... and each mean is damped towards the MovieLens-wide mean 
 PRIOR_WEIGHT = 10  # ... as if it had this many extra ratings at that mean
 
 
-class RecommenderInput(BaseModel):
+class RecommenderInput(StrictInput):
     movie: str | None = Field(
         default=None,
         description="The movie the user named to find similar movies to ('like X', 'fans "
