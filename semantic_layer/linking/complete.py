@@ -36,9 +36,18 @@ def complete(graph: Any, kind: Kind, prefix: str, limit: int = 10) -> list[str]:
     for row in graph.read(f"resolve/{kind}_prefix", {"prefix": key, "limit": limit}):
         _add(found, _label(kind, row))
     if len(found) < limit:
-        for row in search(graph, f"resolve/{kind}_fulltext", key, limit):
-            _add(found, _label(kind, row))
+        rows = search(graph, f"resolve/{kind}_fulltext", key, limit * 2)
+        labels = [_label(kind, row) for row in rows]
+        # a name with a word that starts like the last typed word before a mere misspelling
+        last = key.split()[-1]
+        labels.sort(key=lambda label: not any(w.startswith(last) for w in _words(label)))
+        for label in labels:
+            _add(found, label)
     return found[:limit]
+
+
+def _words(label: str) -> list[str]:
+    return normalize_name(label).split()
 
 
 def _label(kind: Kind, row: dict[str, Any]) -> str:
