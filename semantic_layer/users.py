@@ -32,7 +32,7 @@ _ATTEMPTS = 3
 
 
 def new_user_id(graph: Any, account: str | None = None) -> int:
-    """Create a user with a fresh id in the app's range and return the id.
+    """Create a user with a fresh id in the guests' range and return the id.
 
     `graph` is a `Graph` or a `TracedGraph` (anything with `write(name, params)`). With
     `account`, the user is bound to it; use `account_user_id` to find or create that user.
