@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict
 
 MIN_STARS, MAX_STARS, STEP = 0.5, 5.0, 0.5
 
@@ -31,8 +31,10 @@ def _a_number(value: Any) -> Any:
     return value
 
 
+# the constraints before the validator: so the JSON schema says minimum/maximum/multipleOf
 Stars = Annotated[
     float,
+    Strict(),
+    Field(ge=MIN_STARS, le=MAX_STARS, multiple_of=STEP),
     BeforeValidator(_a_number),
-    Field(strict=True, ge=MIN_STARS, le=MAX_STARS, multiple_of=STEP),
 ]

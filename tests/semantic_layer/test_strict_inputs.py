@@ -55,3 +55,9 @@ def test_an_argument_a_built_in_tool_does_not_define_is_refused(
     with pytest.raises(ToolArgumentsError, match="userId: Extra inputs are not permitted"):
         TOOLS[name].parse({**arguments, "userId": 42})
     assert TOOLS[name].input_schema.get("additionalProperties") is False
+
+
+def test_the_rating_schema_says_its_bounds_in_json_schema_words() -> None:
+    rating = MEMORY.input_schema["properties"]["rating"]
+    assert (rating["minimum"], rating["maximum"], rating["multipleOf"]) == (0.5, 5, 0.5)
+    assert rating["type"] == "number"
