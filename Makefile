@@ -10,7 +10,7 @@ BIN := $(VENV)/bin
 MOVIELENS ?= $(firstword $(wildcard ../shared/data/movielens/ml-latest-small))
 ENRICH ?= $(firstword $(wildcard ../shared/data/movielens/enriched/movies.csv))
 
-.PHONY: install install-dev run import ui test lint format typecheck check-cypher bench clean
+.PHONY: install install-dev run import ui test lint format typecheck check-cypher mcp-conformance bench clean
 
 $(BIN)/movieagent: pyproject.toml
 	@test -n "$(PYTHON)" || { echo "Python 3.12 or newer is needed: install python3.12 and run make again." >&2; exit 1; }
@@ -58,6 +58,11 @@ typecheck: install-dev
 
 check-cypher: install-dev
 	$(BIN)/python -m devtools.syntax_check cypher
+
+# The official MCP conformance suite (from npm, so not part of `make test`) against the graph
+# of MOVIEAGENT_DATA_DIR: run `make import` first. docs/mcp.md lists what it checks and skips.
+mcp-conformance: install
+	devtools/mcp_conformance.sh $(BIN)/movieagent
 
 bench: install-dev
 	$(BIN)/python -m benchmarks

@@ -3,12 +3,16 @@
 A definition carries the tool's own description and argument JSON schema, `readOnlyHint` /
 `destructiveHint` from its mode, and as the output schema `ToolResult`'s with `data` narrowed to
 the tool's typed payload (`semantic_layer.tools.payloads`; rows for a declared tool). A result
-carries the `ToolResult` as structured content and its sentence as text; an ambiguous title
-lists the candidates with their years, so the client can ask which one.
+carries the `ToolResult` as structured content, and as text its sentence and the same JSON
+(compact), for clients that read only `content`; an ambiguous title lists the candidates with
+their years, so the client can ask which one. The Cypher queries a tool ran (with parameters and
+timings) are left out unless the operator asked for them (`movieagent mcp --show-queries`,
+stdio only: never for remote callers).
 """
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from typing import Any
 
@@ -53,19 +57,20 @@ def sentence(result: ToolResult) -> str:
     return text
 
 
-def call_result(result: ToolResult) -> types.CallToolResult:
+def call_result(result: ToolResult, *, show_queries: bool = False) -> types.CallToolResult:
+    """The result as structured content, and as text: its sentence, then the same JSON."""
+    structured = result.model_dump(mode="json", exclude=None if show_queries else {"queries"})
+    as_json = json.dumps(structured, ensure_ascii=False, separators=(",", ":"))
     return types.CallToolResult(
-        content=[types.TextContent(type="text", text=sentence(result))],
-        structured_content=result.model_dump(mode="json"),
+        content=[
+            types.TextContent(type="text", text=sentence(result)),
+            types.TextContent(type="text", text=as_json),
+        ],
+        structured_content=structured,
         is_error=result.kind == "error",
     )
 
 
-def refusal(text: str) -> types.CallToolResult:
-    """A call we could not run (unknown tool, invalid arguments): a sentence, as an error."""
-    result = ToolResult(tool="", ok=False, kind="error", message=text)
-    return types.CallToolResult(
-        content=[types.TextContent(type="text", text=text)],
-        structured_content=result.model_dump(mode="json"),
-        is_error=True,
-    )
+def refusal(tool: str, text: str) -> types.CallToolResult:
+    """A call we could not run (invalid arguments, a failure): a sentence, as an error."""
+    return call_result(ToolResult(tool=tool, ok=False, kind="error", message=text))

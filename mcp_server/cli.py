@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 from pydantic import SecretStr
@@ -46,55 +46,125 @@ def mcp_command(
             f"Default: ${TOKENS_ENV}.",
         ),
     ] = None,
+    auth_server: Annotated[
+        str | None,
+        typer.Option(
+            "--auth-server",
+            help="http: the OAuth authorization server that issues the tokens; only then is "
+            "protected-resource metadata served. Default: $MOVIEAGENT_MCP_AUTH_SERVER.",
+        ),
+    ] = None,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            "--public-url",
+            help="http: the address clients reach /mcp at, e.g. https://movies.example.org/mcp "
+            "(named in that metadata). Default: $MOVIEAGENT_MCP_PUBLIC_URL.",
+        ),
+    ] = None,
+    show_queries: Annotated[
+        bool,
+        typer.Option(
+            "--show-queries",
+            help="stdio: add each tool's Cypher queries, parameters and timings to its results "
+            "(for debugging; never sent to remote callers).",
+        ),
+    ] = False,
 ) -> None:
     """Serve every tool (built-in and declared) to MCP clients."""
-    from mcp_server.identity import user_problem
+    from mcp_server.identity import operator_user, reserve
     from mcp_server.server import build_server
     from mcp_server.toolbox import ToolBox
-    from mcp_server.transports import http_app, http_problem, serve_http, serve_stdio
+    from mcp_server.transports import (
+        http_app,
+        http_problem,
+        is_unspecified,
+        listen,
+        local_url,
+        serve_http,
+        serve_stdio,
+    )
     from semantic_layer.user_policy import session_for
 
-    token_map = _tokens(tokens, transport)
+    if tokens is not None and transport is Transport.stdio:
+        _fail("--tokens is for --transport http; over stdio the user is --user-id.", code=2)
+    if show_queries and transport is Transport.http:
+        _fail("--show-queries is for stdio: remote callers never see the queries.", code=2)
+    settings = _settings(tokens, auth_server, public_url)
+    token_file, token_map = _tokens(settings, transport)
     if token_map and user_id is not None:
         _fail("With --tokens each token names its user; leave out --user-id.", code=2)
     if transport is Transport.http and (problem := http_problem(host, token_map)):
         _fail(problem, code=2)
+    auth, public = settings.auth_server, settings.public_url
+    if transport is Transport.http and auth and not token_map:
+        _fail("--auth-server is for a server with --tokens.", code=2)
+    if auth and not public and is_unspecified(host):
+        _fail(f"With --auth-server on {host} pass --public-url, the address clients use.", code=2)
     try:
         with connect() as graph:
             _check_graph(graph)
-            for uid in sorted(set((token_map or {}).values())):
-                if problem := user_problem(graph, uid):
-                    _fail(problem, code=2)
+            if problem := reserve(graph, token_file, (token_map or {}).values()):
+                _fail(problem, code=2)
             try:
+                operator_user(graph, user_id)
                 local = session_for(graph, user_id)
             except UserIdError as e:
                 _fail(str(e), code=2)
             toolbox = ToolBox(graph, local=local)
-            server = build_server(toolbox, tokens_required=bool(token_map))
+            server = build_server(
+                toolbox, tokens_required=bool(token_map), show_queries=show_queries
+            )
             if transport is Transport.stdio:
                 serve_stdio(server)
                 return
-            app = http_app(server, host=host, port=port, tokens=token_map)
+            try:  # before anything says "Serving": a busy port is a sentence, not exit 3
+                sock = listen(host, port)
+            except OSError as e:
+                _fail(
+                    f"Cannot listen on {host}:{port}: {e.strerror or e}. Another server may "
+                    "hold the port: stop it, or pass another --port.",
+                    code=2,
+                )
+            port = sock.getsockname()[1]
+            app = http_app(
+                server,
+                host=host,
+                port=port,
+                tokens=token_map,
+                auth_server=str(auth) if auth else None,
+                public_url=str(public) if public else None,
+            )
             who = "users of the tokens file" if token_map else f"user {user_id or 'guest'}"
-            err.print(f"Serving MCP at http://{host}:{port}/mcp for {who}.")
-            serve_http(app, host=host, port=port)
+            err.print(f"Serving MCP at {public or local_url(host, port) + '/mcp'} for {who}.")
+            serve_http(app, host=host, port=port, sock=sock)
     except SemanticLayerError as e:
         _fail(str(e))
 
 
-def _tokens(path: Path | None, transport: Transport) -> dict[SecretStr, int] | None:
-    if path is not None and transport is Transport.stdio:
-        _fail("--tokens is for --transport http; over stdio the user is --user-id.", code=2)
-    if transport is Transport.stdio:
-        return None  # a tokens file in the settings is for the HTTP server; stdio has one user
+def _settings(tokens: Path | None, auth_server: str | None, public_url: str | None) -> McpSettings:
+    explicit: dict[str, Any] = dict(
+        MOVIEAGENT_MCP_TOKENS=tokens,
+        MOVIEAGENT_MCP_AUTH_SERVER=auth_server,
+        MOVIEAGENT_MCP_PUBLIC_URL=public_url,
+    )
     try:
-        path = path or McpSettings.from_env().tokens_file
+        return McpSettings.read(None, **{k: v for k, v in explicit.items() if v is not None})
     except SemanticLayerError as e:
         _fail(str(e), code=2)
+
+
+def _tokens(
+    settings: McpSettings, transport: Transport
+) -> tuple[Path | None, dict[SecretStr, int] | None]:
+    """The tokens file (from --tokens or the settings) and its tokens; none over stdio."""
+    if transport is Transport.stdio:
+        return None, None  # a tokens file in the settings is for the HTTP server
+    path = settings.tokens_file
     if path is None:
-        return None
+        return None, None
     try:
-        return read_tokens(path)
+        return path, read_tokens(path)
     except TokenFileError as e:
         _fail(str(e), code=2)
 

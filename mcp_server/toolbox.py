@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -37,6 +37,11 @@ class ToolBox:
         self.local = local or Session()
         self.tools = {t.name: t for t in build_tools(folders)}
         self._lock = threading.Lock()
+
+    def locked[T](self, work: Callable[..., T], *args: Any) -> T:
+        """`work(*args)` while no tool runs (one graph query at a time, as for the tools)."""
+        with self._lock:
+            return work(*args)
 
     def listing(self) -> list[Tool[Any]]:
         return list(self.tools.values())

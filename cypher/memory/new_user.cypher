@@ -1,4 +1,4 @@
-// A fresh user id in the app's range [$firstId, $lastId]: one more than the highest id inside
+// A fresh user id in the guests' range [$firstId, $lastId]: one more than the highest id inside
 // that range (ids outside it, such as a stray 2^63-1, are never looked at, so the next id can
 // neither overflow nor collide), created in the same query. No row when the range is full, or
 // when $account (a signed-in person; null for a guest) is already bound to a user.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from semantic_layer.errors import ToolArgumentsError
 from semantic_layer.linking.arguments import entity
@@ -15,6 +15,7 @@ from semantic_layer.tools.contract import Tool, ToolContext
 from semantic_layer.tools.genre import Genre
 from semantic_layer.tools.payloads import Film, MovieCard, PersonCard
 from semantic_layer.tools.result import ToolResult
+from semantic_layer.tools.strict import StrictInput
 from semantic_layer.tools.trace import TracedGraph
 
 CAST = 8  # main cast shown, by billing order
@@ -22,7 +23,7 @@ TAGS = 5
 FILMS = 40  # per role, the best known first; the total count is always given
 
 
-class InformationInput(BaseModel):
+class InformationInput(StrictInput):
     entity: str = Field(
         description="The one movie title or person's name the user asks about, as the graph "
         "found it (with a year only if they gave one).",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from semantic_layer.linking.arguments import entity
 from semantic_layer.resolve import resolve_movie
@@ -12,19 +12,18 @@ from semantic_layer.session import Session
 from semantic_layer.tools.contract import Tool, writing_user
 from semantic_layer.tools.payloads import StoredRating
 from semantic_layer.tools.result import ToolResult
+from semantic_layer.tools.strict import Stars, StrictInput
 from semantic_layer.tools.trace import TracedGraph
 
 
-class MemoryInput(BaseModel):
+class MemoryInput(StrictInput):
     movie: str = Field(
         description="The one movie the user rated, as the graph found it (with a year only if "
         "they gave one).",
         json_schema_extra=entity("movie"),
     )
-    rating: float = Field(
-        ge=1,
-        le=5,
-        description="The user's rating from 1 (hated it) to 5 (loved it); half stars allowed.",
+    rating: Stars = Field(
+        description="The user's rating from 0.5 (hated it) to 5 (loved it); half stars allowed.",
     )
 
 

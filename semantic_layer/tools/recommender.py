@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Literal, Self, get_origin
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, Field, model_validator
 
 from semantic_layer.linking.arguments import entity
 from semantic_layer.recommend.constraints import MAX_GENRES, Bands, Constraints
@@ -24,6 +24,7 @@ from semantic_layer.tools.contract import Tool
 from semantic_layer.tools.genre import Genre
 from semantic_layer.tools.payloads import Basis, Recommendation, Recommendations
 from semantic_layer.tools.result import ToolResult
+from semantic_layer.tools.strict import StrictInput
 from semantic_layer.tools.trace import TracedGraph
 
 LIMIT, MAX_LIMIT = 10, 25
@@ -31,9 +32,7 @@ MAX_NAMES = 5  # movies or people named in one request
 _SINGULAR = {"movie": "movies", "genre": "genres"}  # what small models send for one
 
 
-class RecommenderInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class RecommenderInput(StrictInput):
     movies: list[str] = Field(
         json_schema_extra=entity("movie"),
         default_factory=list,

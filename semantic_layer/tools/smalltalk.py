@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from semantic_layer.session import Session
 from semantic_layer.tools.contract import Tool
 from semantic_layer.tools.payloads import SmalltalkReply
 from semantic_layer.tools.result import ToolResult
+from semantic_layer.tools.strict import StrictInput
 from semantic_layer.tools.trace import TracedGraph
 
 # short: a small model repeats it as its answer, and every token of an answer is waited for;
@@ -18,7 +19,7 @@ REPLY = (
 )
 
 
-class SmalltalkInput(BaseModel):
+class SmalltalkInput(StrictInput):
     query: str | None = Field(
         default=None,
         description="The user's greeting or chit-chat, e.g. 'hi' or 'thanks!'.",

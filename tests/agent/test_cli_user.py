@@ -20,7 +20,12 @@ import agent.cli
 from agent.settings import LLMSettings
 from movieagent.cli import app
 from semantic_layer.user_ratings import count_ratings, list_ratings
-from semantic_layer.users import FIRST_APP_USER_ID, account_user_id, new_user_id
+from semantic_layer.users import (
+    FIRST_APP_USER_ID,
+    FIRST_GUEST_USER_ID,
+    account_user_id,
+    new_user_id,
+)
 from tests.agent.fakes import ScriptedLLM, call, final
 
 NOTICE = re.compile(r"You are now user (\d+); pass --user-id \1 to keep your ratings\.")
@@ -150,7 +155,7 @@ def test_impossible_and_unallocated_ids_are_refused(
     assert result.exit_code == 2, result.output
     assert words in " ".join(result.stderr.split())
     assert llm.requests == []
-    assert new_user_id(writable_graph) == FIRST_APP_USER_ID  # no id was taken or aliased
+    assert new_user_id(writable_graph) == FIRST_GUEST_USER_ID  # no id was taken or aliased
 
 
 def test_a_signed_in_persons_id_is_refused_without_the_admin_flag(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import jsonschema
@@ -44,3 +45,20 @@ def test_a_payload_of_another_tool_is_refused(tools: dict[str, BoundTool]) -> No
     content = recommendations.structured_content
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(content, definition(tools["information"].tool).output_schema)
+
+
+def test_the_text_content_holds_the_same_json_without_the_queries(
+    tools: dict[str, BoundTool],
+) -> None:
+    result = tools["information"].invoke({"entity": "Heat"})
+    assert result.queries  # the tool did trace them
+    called = call_result(result)
+    sentence, as_json = (block.text for block in called.content)  # type: ignore[union-attr]
+    assert sentence.startswith("Heat (1995)")
+    assert json.loads(as_json) == called.structured_content
+    assert called.structured_content is not None
+    assert called.structured_content["data"]["title"] == "Heat"
+    assert "queries" not in called.structured_content and "MATCH" not in as_json
+    assert ", " not in as_json.replace('", "', "")  # compact: no padding between items
+    shown = call_result(result, show_queries=True).structured_content
+    assert shown is not None and shown["queries"][0]["cypher"]

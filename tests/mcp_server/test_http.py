@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -11,7 +12,7 @@ import httpx2
 import pytest
 from mcp import Client, MCPError
 from mcp.client.streamable_http import streamable_http_client
-from mcp.types import ElicitRequestFormParams, ElicitRequestParams, ElicitResult
+from mcp.types import INVALID_PARAMS, ElicitRequestFormParams, ElicitRequestParams, ElicitResult
 
 from semantic_layer.tools.information import Information
 from semantic_layer.users import FIRST_APP_USER_ID, user_ratings
@@ -83,6 +84,19 @@ def test_information_for_heat(http_server: HttpServer) -> None:
     assert (data["data"]["title"], data["data"]["year"]) == ("Heat", 1995)
     assert "Michael Mann" in data["data"]["directors"]
     assert result.content[0].text.startswith("Heat (1995)")
+    assert json.loads(result.content[1].text) == data  # for clients that read only `content`
+    assert "queries" not in data and "MATCH" not in result.content[1].text  # never remotely
+
+
+def test_an_unknown_tool_is_a_json_rpc_error(http_server: HttpServer) -> None:
+    async def body(client: Client) -> Any:
+        try:
+            return await client.call_tool("no_such_tool", {})
+        except MCPError as e:
+            return e.error
+
+    error = with_client(http_server, ALICE, body)
+    assert error.code == INVALID_PARAMS and "no_such_tool" in error.message
 
 
 def test_an_ambiguous_title_returns_the_candidates_with_years(http_server: HttpServer) -> None:
@@ -101,12 +115,14 @@ def test_a_rating_is_stored_for_the_tokens_user_not_the_arguments(
     http_server: HttpServer,
 ) -> None:
     async def rate(client: Client) -> Any:
-        # a user id among the arguments is no way to act as someone else
-        return await client.call_tool(
+        # a user id among the arguments is no way to act as someone else: it is refused
+        refused = await client.call_tool(
             "memory", {"movie": "Heat (1995)", "rating": 4.5, "userId": BOB_ID, "user_id": 1}
         )
+        return refused, await client.call_tool("memory", {"movie": "Heat (1995)", "rating": 4.5})
 
-    result = with_client(http_server, ALICE, rate)
+    refused, result = with_client(http_server, ALICE, rate)
+    assert refused.is_error and "userId: Extra inputs are not permitted" in refused.content[0].text
     assert not result.is_error, result.content
     assert result.structured_content["data"]["userId"] == ALICE_ID
     graph = http_server.graph

@@ -74,3 +74,8 @@ def test_tokens_never_print(tmp_path: Path) -> None:
     verifier = TokenUsers(tokens)
     assert GOOD not in repr(tokens) + repr(vars(verifier))
     assert list(tokens.values()) == [10000001]
+
+
+def test_the_query_trace_is_never_offered_over_http() -> None:
+    result = CliRunner().invoke(app, ["mcp", "--transport", "http", "--show-queries"])
+    assert result.exit_code == 2 and "remote callers never see the queries" in result.output

@@ -9,7 +9,7 @@ import pytest
 from semantic_layer.errors import ToolArgumentsError
 from semantic_layer.graph_stats import graph_stats
 from semantic_layer.session import Session
-from semantic_layer.users import FIRST_APP_USER_ID, forget_rating, user_ratings
+from semantic_layer.users import FIRST_GUEST_USER_ID, forget_rating, user_ratings
 from tests.semantic_layer.bound import bound_tools
 
 
@@ -43,7 +43,7 @@ def test_toy_story_rates_toy_story_only(writable: Any) -> None:
 def test_a_guest_gets_a_fresh_id_that_no_movielens_user_has(writable: Any) -> None:
     first = _memory(writable, Session()).invoke({"movie": "Heat", "rating": 3}).new_user_id
     second = _memory(writable, Session()).invoke({"movie": "Heat", "rating": 2}).new_user_id
-    assert first == FIRST_APP_USER_ID and second == FIRST_APP_USER_ID + 1
+    assert first == FIRST_GUEST_USER_ID and second == FIRST_GUEST_USER_ID + 1
     assert user_ratings(writable, first)[0]["rating"] == 3
     assert user_ratings(writable, second)[0]["rating"] == 2
 

@@ -22,6 +22,7 @@ from semantic_layer.user_policy import (
 from semantic_layer.user_ratings import count_ratings, remove_rating
 from semantic_layer.users import (
     FIRST_APP_USER_ID,
+    FIRST_GUEST_USER_ID,
     LAST_APP_USER_ID,
     account_user_id,
     new_user_id,
@@ -44,7 +45,7 @@ def test_negative_and_too_large_ids_are_refused(writable: Any, user_id: int) -> 
 def test_an_app_id_never_handed_out_is_refused(writable: Any) -> None:
     with pytest.raises(UserIdError, match="never handed out"):
         session_for(writable, FIRST_APP_USER_ID + 4242)
-    assert new_user_id(writable) == FIRST_APP_USER_ID  # so a later guest never shares it
+    assert new_user_id(writable) == FIRST_GUEST_USER_ID  # so a later guest never shares it
 
 
 def test_a_handed_out_app_id_is_taken_and_writable(writable: Any) -> None:
@@ -101,7 +102,7 @@ def test_new_ids_neither_overflow_nor_collide_after_a_huge_id(writable: Any) -> 
     _make_user(writable, -(2**63))
     first = new_user_id(writable)
     second = new_user_id(writable)
-    assert (first, second) == (FIRST_APP_USER_ID, FIRST_APP_USER_ID + 1)
+    assert (first, second) == (FIRST_GUEST_USER_ID, FIRST_GUEST_USER_ID + 1)
 
 
 def test_a_full_app_range_is_a_sentence_not_a_wrapped_id(writable: Any) -> None:
