@@ -322,8 +322,8 @@ class Agent:
                     if keep is not None:
                         answer_stream.ended, finish = answer, "stop"
                         break
-                    if _looping(answer):  # greedy decoding repeating itself: as at the cap
-                        finish = "length"
+                    if _looping(answer) or len(answer) > 2 * self.answer_chars:
+                        finish = "length"  # repeating itself, or a list with no end: as at the cap
                         break
                 if chunk.finish_reason is not None:
                     finish, usage = chunk.finish_reason, chunk.usage or usage

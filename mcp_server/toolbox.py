@@ -54,12 +54,14 @@ class ToolBox:
             tool = self.tools.get(name)
             if tool is None:
                 return f"There is no tool {name!r}; the tools are: {', '.join(self.tools)}."
+            context = ToolContext(self.graph, self._session(user_id))
             try:
                 parsed = tool.parse(dict(arguments))
+                parsed = tool.check(parsed, context)  # names linked to the graph, as the agent's
             except ToolArgumentsError as e:
                 return f"Invalid arguments for {name}: {e}."
             try:
-                result = tool.run(parsed, ToolContext(self.graph, self._session(user_id)))
+                result = tool.run(parsed, context)
             except Exception as e:  # a bug or a lost graph: a sentence, and the trace in the log
                 log.exception("tool %s failed", name)
                 return f"{name} failed: {e}. The server log has the details."
