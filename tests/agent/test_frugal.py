@@ -224,5 +224,5 @@ def test_an_answer_that_repeats_itself_is_stopped_and_rendered_from_the_rows() -
 
 def test_a_long_answer_without_repeats_is_not_cut() -> None:
     films = ", ".join(f"Film number {n} ({1950 + n})" for n in range(40))
-    result = Agent(ScriptedLLM(final(films + ".")), []).ask("List films")
+    result = Agent(ScriptedLLM(final(films + ".")), [], answer_chars=10_000).ask("List films")
     assert result.answer == films + "."
