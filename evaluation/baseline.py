@@ -30,6 +30,7 @@ from agent.llm.base import LLM, MAX_NEW_TOKENS, ChatMessage, LLMRequest, Role, e
 from agent.result import LLMCall
 from evaluation.outcome import Outcome, ToolUse
 from evaluation.questions import Question
+from evaluation.seen import cut, invented, writes
 from semantic_layer.tools.contract import Tool, ToolContext
 from semantic_layer.tools.langchain_adapter import ToolBinding, as_langchain_tools
 from semantic_layer.tools.result import ToolResult
@@ -121,9 +122,11 @@ class BaselineSubject:
 
         model = LLMChatModel(llm=self.llm, max_new_tokens=self.max_new_tokens)
         uses: list[ToolUse] = []
+        results: list[ToolResult] = []
 
         def record(tool: str, arguments: dict[str, Any], result: ToolResult, ms: float) -> None:
             uses.append(ToolUse(tool=tool, input=arguments, ms=ms, ok=result.ok))
+            results.append(result)
 
         # the same tools through the LangChain adapter; it returns the Observation our agent reads
         wrapped = as_langchain_tools(tools, ToolBinding(context, on_call=record))
@@ -187,6 +190,9 @@ class BaselineSubject:
             ending=ending,  # type: ignore[arg-type]
             error=error,
             ms=(time.perf_counter() - started) * 1000,
+            invented=invented(answer, results, context.graph),
+            writes=writes(tools, [u.tool for u in uses]),
+            cut=cut(answer, ending),
         )
 
 

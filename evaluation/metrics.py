@@ -33,6 +33,9 @@ class Score(BaseModel):
     facts_ok: bool | None  # None: the question expects no facts
     facts_found: int = 0
     facts_total: int = 0
+    invented: int = 0  # names or relations in the answer that no returned row holds
+    unrequested_writes: int = 0  # write-mode calls in a question that asks for no write
+    cut: bool = False  # the answer stops mid-sentence
 
 
 class Summary(BaseModel):
@@ -51,6 +54,10 @@ class Summary(BaseModel):
     completion_tokens_per_question: float | None
     latency_p50_ms: float | None
     latency_p95_ms: float | None
+    invented: int = 0  # names or relations no returned row holds, over all answers
+    questions_with_invented: int = 0
+    unrequested_writes: int = 0
+    cut_answers: int = 0
 
 
 def score(question: Question, outcome: Outcome) -> Score:
@@ -69,6 +76,7 @@ def score(question: Question, outcome: Outcome) -> Score:
         )
     found = sum(contains_fact(outcome.answer, fact) for fact in expected.facts)
     total = len(expected.facts)
+    asked = {t for t, _ in accepted if t is not None}
     return Score(
         id=question.id,
         category=question.category,
@@ -77,6 +85,9 @@ def score(question: Question, outcome: Outcome) -> Score:
         facts_ok=(found == total) if total else None,
         facts_found=found,
         facts_total=total,
+        invented=len(outcome.invented),
+        unrequested_writes=sum(1 for name in outcome.writes if name not in asked),
+        cut=outcome.cut,
     )
 
 
@@ -100,6 +111,10 @@ def summarize(scores: Sequence[Score], outcomes: Sequence[Outcome]) -> Summary:
         completion_tokens_per_question=_mean([o.completion_tokens for o in outcomes]),
         latency_p50_ms=percentile([o.ms for o in outcomes], 50),
         latency_p95_ms=percentile([o.ms for o in outcomes], 95),
+        invented=sum(s.invented for s in scores),
+        questions_with_invented=sum(s.invented > 0 for s in scores),
+        unrequested_writes=sum(s.unrequested_writes for s in scores),
+        cut_answers=sum(s.cut for s in scores),
     )
 
 
@@ -146,7 +161,13 @@ def _same_tool(expected: str | None, actual: str | None) -> bool:
 
 
 def _matches(expected: Any, actual: Any) -> bool:
+    """A list of options: any of them. A list-valued argument (the recommender's `movies`,
+    `genres`): an option matches when an item does, and `null` when it is absent or empty."""
     options = expected if isinstance(expected, list) else [expected]
+    if isinstance(actual, list):
+        if not actual:
+            return None in options
+        return any(same_value(option, item) for option in options for item in actual)
     return any(same_value(option, actual) for option in options)
 
 

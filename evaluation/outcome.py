@@ -32,3 +32,6 @@ class Outcome(BaseModel):
     ending: Ending = "answer"
     error: str | None = None
     ms: float = 0.0
+    invented: list[str] = Field(default_factory=list)  # names/relations no returned row holds
+    writes: list[str] = Field(default_factory=list)  # write-mode tools called, in order
+    cut: bool = False  # the answer stops mid-sentence

@@ -28,6 +28,10 @@ ROWS: list[tuple[str, str, str]] = [  # (label, summary field, format)
     ("completion tokens / question", "completion_tokens_per_question", "int"),
     ("latency p50 (ms)", "latency_p50_ms", "int"),
     ("latency p95 (ms)", "latency_p95_ms", "int"),
+    ("invented names or relations", "invented", "int"),
+    ("questions with an invented name", "questions_with_invented", "int"),
+    ("unrequested writes", "unrequested_writes", "int"),
+    ("answers cut mid-sentence", "cut_answers", "int"),
 ]
 
 

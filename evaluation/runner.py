@@ -22,6 +22,7 @@ from agent.loop import Agent
 from agent.settings import LLMSettings
 from evaluation.outcome import Outcome, ToolUse
 from evaluation.questions import Question, Rating
+from evaluation.seen import cut, invented, writes
 from semantic_layer.session import Session
 from semantic_layer.tools.contract import Tool, ToolContext
 from semantic_layer.user_policy import FIRST_EVAL_USER_ID, eval_user_ids
@@ -85,6 +86,11 @@ class AgentSubject:
             ending=result.stop_reason,
             error=result.error,
             ms=(time.perf_counter() - started) * 1000,
+            invented=invented(result.answer, [s.result for s in result.steps], context.graph),
+            writes=writes(tools, [s.tool for s in result.steps]),
+            cut=cut(
+                result.answer, result.llm_calls[-1].finish_reason or "" if result.llm_calls else ""
+            ),
         )
 
     def _agent_for(self, tools: Sequence[Tool[Any]]) -> Agent:

@@ -188,3 +188,38 @@ def test_an_also_tool_counts_with_its_own_arguments() -> None:
     assert scored("top_movies_by_director", director="Spike Lee") == (True, False)
     assert scored("information", entity="Sam Mendes", entity_type="person") == (True, True)
     assert scored("movies_together", first_person="Sam Mendes") == (False, False)
+
+
+def _one(expect: dict[str, Any], tools: list[dict[str, Any]], **seen: Any) -> Any:
+    question = Question.model_validate(
+        {"id": "q", "category": "c", "question": "?", "expect": expect}
+    )
+    outcome = Outcome(id="q", category="c", language="en", subject="s", tools=tools, **seen)
+    return evaluate([question], [outcome])
+
+
+def test_a_list_argument_matches_an_expected_item_and_null_matches_empty() -> None:
+    expect = {"tool": "recommender", "args": {"movies": ["Se7en", "Seven"], "genres": None}}
+    ok = _one(expect, [{"tool": "recommender", "input": {"movies": ["Seven"], "genres": []}}])
+    assert ok["scores"][0].args_ok
+    extra = _one(
+        expect, [{"tool": "recommender", "input": {"movies": ["Seven"], "genres": ["War"]}}]
+    )
+    assert not extra["scores"][0].args_ok
+    other = _one(expect, [{"tool": "recommender", "input": {"movies": ["Heat"]}}])
+    assert not other["scores"][0].args_ok
+
+
+def test_invented_names_unrequested_writes_and_cut_answers_are_counted() -> None:
+    result = _one(
+        {"tool": "information"},
+        [{"tool": "memory", "input": {"movie": "Heat", "rating": 1}}],
+        invented=["Tom Hanks with Heat (1995)"],
+        writes=["memory"],
+        cut=True,
+    )
+    overall = result["overall"]
+    assert (overall.invented, overall.questions_with_invented) == (1, 1)
+    assert overall.unrequested_writes == 1 and overall.cut_answers == 1
+    asked = _one({"tool": "memory"}, [{"tool": "memory", "input": {}}], writes=["memory"])
+    assert asked["overall"].unrequested_writes == 0

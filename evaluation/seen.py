@@ -1,0 +1,36 @@
+"""What a user sees in one answer, counted per question: names and relations no returned row
+holds, writes nobody asked for, and answers that stop mid-sentence.
+
+Both subjects (our agent and the baseline) are read the same way: the answer is linked to the
+graph and checked against the data of the tool results of that question
+(`agent.grounded.unsupported`; a tool's help text is not data).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from agent.grounded import unsupported
+from semantic_layer.resolve.reader import Reader
+from semantic_layer.tools.contract import Tool
+from semantic_layer.tools.result import ToolResult
+
+_UNFINISHED = re.compile(r"[,;:\-\u2013\u2014(]\s*$")  # where the text was to go on
+
+
+def invented(answer: str, results: Sequence[ToolResult | None], graph: Reader | None) -> list[str]:
+    """The movies, people and relations `answer` states that no row of `results` holds."""
+    return unsupported(answer, results, graph) if answer.strip() else []
+
+
+def cut(answer: str, ending: str) -> bool:
+    """Whether the answer stops mid-sentence (or the run ended at the token limit)."""
+    return ending == "length" or bool(_UNFINISHED.search(answer))
+
+
+def writes(tools: Sequence[Tool[Any]], used: Sequence[str]) -> list[str]:
+    """The write-mode tools among the tools `used`, in order."""
+    modes = {t.name: t.mode for t in tools}
+    return [name for name in used if modes.get(name) == "write"]
