@@ -83,8 +83,9 @@ def _add(facts: Facts, data: Any) -> None:
         for film in [*data.acted_in, *data.directed]:
             facts.add_movie(film, [data.name])
     elif isinstance(data, Recommendations):
-        for rec in data.recommendations:
-            facts.add_movie(rec)
+        for rec in data.recommendations:  # every result features each person asked for
+            facts.add_movie(rec, data.basis.people)
+        facts.people.update(fold(name) for name in data.basis.people)
         if data.basis.movie_id is not None:
             facts.movies[data.basis.movie_id] = None
             if data.basis.movie:

@@ -91,3 +91,18 @@ def test_a_plain_answer_from_no_tool_is_kept(movie_graph: Any) -> None:
     llm = ScriptedLLM(final("Hello! Ask me about movies."))
     result = Agent(llm, []).ask("hello", context=ToolContext(movie_graph))
     assert result.answer == "Hello! Ask me about movies." and not result.rendered
+
+
+def test_the_people_a_recommendation_was_held_to_are_facts_of_its_movies(
+    movie_graph: Any,
+) -> None:
+    from semantic_layer.tools.payloads import Basis, Recommendation, Recommendations
+
+    recs = Recommendations(
+        basis=Basis(people=["Ridley Scott"]),
+        recommendations=[Recommendation(movie_id=541, title="Blade Runner", year=1982, why="")],
+    )
+    result = ToolResult(tool="recommender", kind="recommendations", data=recs)
+    assert (
+        unsupported("Blade Runner (1982), directed by Ridley Scott.", [result], movie_graph) == []
+    )
