@@ -64,12 +64,14 @@ class LangChainTool(BaseTool):
         binding: ToolBinding = self.binding
         try:  # LangChain has a JSON schema only: this is the one validation
             arguments = tool.parse(args[0] if args else kwargs)
-            # the names linked to the graph, as the agent's calls are (`Tool.check`)
-            arguments = tool.check(arguments, binding.context)
         except ToolArgumentsError as e:
             raise ToolException(f"Invalid arguments for {tool.name}: {e}.") from e
         started = time.perf_counter()
-        result = tool.run(arguments, binding.context)
+        try:  # the names linked to the graph, as the agent's calls are (`Tool.check`)
+            arguments = tool.check(arguments, binding.context)
+            result = tool.run(arguments, binding.context)
+        except ToolArgumentsError as e:  # a name of the wrong kind: an Observation, as a miss is
+            result = ToolResult(tool=tool.name, ok=False, kind="error", message=str(e))
         binding.note(result)
         if binding.on_call is not None:
             used = arguments.model_dump(mode="json", exclude_unset=True)

@@ -77,3 +77,14 @@ def test_invalid_arguments_are_a_tool_exception(tools_graph: Any) -> None:
     memory = {t.name: t for t in as_langchain_tools(build_tools(), binding)}["memory"]
     with pytest.raises(ToolException, match="rating"):
         memory.invoke({"movie": "Heat", "rating": 9})
+
+
+def test_names_are_linked_and_a_name_of_the_wrong_kind_is_an_observation(
+    tools_graph: Any,
+) -> None:
+    binding = ToolBinding(ToolContext(tools_graph, Session(user_id=1)))
+    tools = {t.name: t for t in as_langchain_tools(build_tools(), binding)}
+    _text, result = tools["information"]._run({"entity": "the movie Heat"})
+    assert result.ok and result.data is not None and result.data.title == "Heat"  # type: ignore[union-attr]
+    _text, result = tools["top_movies_by_director"]._run({"director": "Chinatown"})
+    assert not result.ok and "is not a person" in result.message
