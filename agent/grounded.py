@@ -27,6 +27,7 @@ from semantic_layer.tools.payloads import (
     Recommendations,
     Rows,
     StoredRating,
+    YourRating,
 )
 from semantic_layer.tools.result import ToolResult
 
@@ -46,6 +47,9 @@ class Facts:
     pairs: set[tuple[int, str]] = field(default_factory=set)
     texts: list[str] = field(default_factory=list)  # declared tools' rows, as text
     ratings: set[float] = field(default_factory=set)
+    user_rating: bool = (
+        False  # a row holds the user's own rating of a movie (or that there is none)
+    )
 
     def add_movie(self, film: Film | None, people: Iterable[str] = ()) -> None:
         if film is None:
@@ -92,7 +96,12 @@ def _add(facts: Facts, data: Any) -> None:
                 facts.titles.setdefault(fold(data.basis.movie), data.basis.movie_id)
     elif isinstance(data, StoredRating):
         facts.add_movie(data)
+        facts.user_rating = True
         facts.ratings.update(r for r in (data.rating, data.previous) if r is not None)
+    elif isinstance(data, YourRating):
+        facts.add_movie(data)
+        facts.user_rating = True
+        facts.ratings.update(r for r in (data.rating,) if r is not None)
     elif isinstance(data, Film):
         facts.add_movie(data)
     elif isinstance(data, Rows):
@@ -109,7 +118,7 @@ def unsupported(
         linked = link(graph, sentence)
         problems += _names(linked, facts, sentence)
         problems += _relations(linked, facts)
-    if facts.ratings:
+    if facts.user_rating:
         said = {float(m.group(1).replace(",", ".")) for m in _RATING.finditer(answer)}
         problems += [
             f"rating {r:g} (stored: {sorted(facts.ratings)})" for r in said - facts.ratings

@@ -24,6 +24,7 @@ from semantic_layer.tools.payloads import (
     Rows,
     SmalltalkReply,
     StoredRating,
+    YourRating,
 )
 from semantic_layer.tools.result import ToolResult
 
@@ -153,6 +154,12 @@ def _rating(payload: StoredRating, language: str) -> str:
     )
 
 
+def _your_rating(payload: YourRating, language: str) -> str:
+    if payload.rating is None:
+        return _say(language, "rating_unrated", movie=payload.label)
+    return _say(language, "rating_yours", rating=_number(payload.rating), movie=payload.label)
+
+
 def _row(row: dict[str, Any], language: str) -> str:
     values = [
         _number(v) if isinstance(v, float) else str(v)
@@ -198,6 +205,8 @@ def _render(result: ToolResult, language: str) -> str:
         return _recommendations(data, language)
     if isinstance(data, StoredRating):
         return _rating(data, language)
+    if isinstance(data, YourRating):
+        return _your_rating(data, language)
     if isinstance(data, SmalltalkReply):
         return _say(language, "smalltalk")
     if isinstance(data, Rows):

@@ -191,7 +191,7 @@ class BaselineSubject:
             error=error,
             ms=(time.perf_counter() - started) * 1000,
             invented=invented(answer, results, context.graph),
-            writes=writes(tools, [u.tool for u in uses]),
+            writes=writes(results),
             cut=cut(answer, ending),
         )
 

@@ -34,7 +34,7 @@ class Score(BaseModel):
     facts_found: int = 0
     facts_total: int = 0
     invented: int = 0  # names or relations in the answer that no returned row holds
-    unrequested_writes: int = 0  # write-mode calls in a question that asks for no write
+    unrequested_writes: int = 0  # calls that wrote in a question that asks for no write
     cut: bool = False  # the answer stops mid-sentence
 
 

@@ -33,5 +33,5 @@ class Outcome(BaseModel):
     error: str | None = None
     ms: float = 0.0
     invented: list[str] = Field(default_factory=list)  # names/relations no returned row holds
-    writes: list[str] = Field(default_factory=list)  # write-mode tools called, in order
+    writes: list[str] = Field(default_factory=list)  # tools whose call wrote to the graph, in order
     cut: bool = False  # the answer stops mid-sentence

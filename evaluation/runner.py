@@ -87,7 +87,7 @@ class AgentSubject:
             error=result.error,
             ms=(time.perf_counter() - started) * 1000,
             invented=invented(result.answer, [s.result for s in result.steps], context.graph),
-            writes=writes(tools, [s.tool for s in result.steps]),
+            writes=writes([s.result for s in result.steps]),
             cut=cut(
                 result.answer, result.llm_calls[-1].finish_reason or "" if result.llm_calls else ""
             ),

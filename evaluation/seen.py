@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from agent.grounded import unsupported
 from semantic_layer.resolve.reader import Reader
-from semantic_layer.tools.contract import Tool
 from semantic_layer.tools.result import ToolResult
 
 _UNFINISHED = re.compile(r"[,;:\-\u2013\u2014(]\s*$")  # where the text was to go on
@@ -30,7 +28,7 @@ def cut(answer: str, ending: str) -> bool:
     return ending == "length" or bool(_UNFINISHED.search(answer))
 
 
-def writes(tools: Sequence[Tool[Any]], used: Sequence[str]) -> list[str]:
-    """The write-mode tools among the tools `used`, in order."""
-    modes = {t.name: t.mode for t in tools}
-    return [name for name in used if modes.get(name) == "write"]
+def writes(results: Sequence[ToolResult | None]) -> list[str]:
+    """The tools whose call wrote to the graph (ran a write query), in order: a write-mode tool
+    that only read (the memory tool asked what a rating was) wrote nothing."""
+    return [r.tool for r in results if r is not None and any(q.mode == "write" for q in r.queries)]

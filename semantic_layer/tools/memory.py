@@ -1,4 +1,8 @@
-"""Memory: store the session user's rating of exactly one movie."""
+"""Memory: store the session user's rating of exactly one movie, or say the one they gave.
+
+A rating is stored only when the call carries one: with no rating the tool reads what the user
+rated the movie and writes nothing.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +11,10 @@ import time
 from pydantic import Field
 
 from semantic_layer.linking.arguments import entity
-from semantic_layer.resolve import resolve_movie
+from semantic_layer.resolve import MovieRef, resolve_movie
 from semantic_layer.session import Session
 from semantic_layer.tools.contract import Tool, writing_user
-from semantic_layer.tools.payloads import StoredRating
+from semantic_layer.tools.payloads import StoredRating, YourRating
 from semantic_layer.tools.result import ToolResult
 from semantic_layer.tools.strict import Stars, StrictInput
 from semantic_layer.tools.trace import TracedGraph
@@ -22,8 +26,10 @@ class MemoryInput(StrictInput):
         "they gave one).",
         json_schema_extra=entity("movie"),
     )
-    rating: Stars = Field(
-        description="The user's rating from 0.5 (hated it) to 5 (loved it); half stars allowed.",
+    rating: Stars | None = Field(
+        default=None,
+        description="The rating the user gives it, from 0.5 (hated it) to 5 (loved it); half "
+        "stars allowed. Leave it out when they ask what they rated it.",
     )
 
 
@@ -32,14 +38,17 @@ class Memory(Tool[MemoryInput]):
     description = (
         "Remember the user's rating of one movie (1 to 5 stars), for example when they say "
         "'I loved The Matrix' (5) or 'Heat was ok' (3). Rates exactly one movie: if the title "
-        "is ambiguous it returns the candidates and stores nothing."
+        "is ambiguous it returns the candidates and stores nothing. With no rating it stores "
+        "nothing and says the rating the user gave the movie."
     )
     input_model = MemoryInput
     mode = "write"
 
     def execute(self, args: MemoryInput, graph: TracedGraph, session: Session) -> ToolResult:
-        session.require_writable()  # a MovieLens demo user: refused with a sentence
         movie = resolve_movie(graph, args.movie)
+        if args.rating is None:
+            return self._recall(movie, graph, session)
+        session.require_writable()  # a MovieLens demo user: refused with a sentence
         rating = round(args.rating * 2) / 2  # MovieLens stores half stars
         # from the session, never from the model's arguments; a guest gets an id now
         user_id, new_user = writing_user(graph, session)
@@ -64,5 +73,29 @@ class Memory(Tool[MemoryInput]):
                 rating=rating,
                 previous=previous,
                 user_id=user_id,
+            ),
+        )
+
+    def _recall(self, movie: MovieRef, graph: TracedGraph, session: Session) -> ToolResult:
+        """What the session user rated `movie`, read only; a guest has rated nothing yet."""
+        rows = (
+            []
+            if session.is_guest
+            else graph.read(
+                "memory/rating_of", {"userId": session.user_id, "movieId": movie.movie_id}
+            )
+        )
+        rating = rows[0]["rating"] if rows else None
+        said = (
+            f"You rated {movie.label} {rating:g}/5."
+            if rating is not None
+            else (f"You have not rated {movie.label}.")
+        )
+        return ToolResult(
+            tool=self.name,
+            kind="rating",
+            message=said,
+            data=YourRating(
+                movie_id=movie.movie_id, title=movie.title, year=movie.year, rating=rating
             ),
         )

@@ -30,6 +30,7 @@ __all__ = [
     "Rows",
     "SmalltalkReply",
     "StoredRating",
+    "YourRating",
 ]
 
 
@@ -131,6 +132,12 @@ class StoredRating(Film):
     user_id: int
 
 
+class YourRating(Film):
+    """The rating the session user gave one movie (`None`: not rated); nothing was stored."""
+
+    rating: float | None
+
+
 class SmalltalkReply(_Card):
     examples: list[str]
 
@@ -155,7 +162,14 @@ class Record(RootModel[dict[str, Any]]):
 #: What `ToolResult.data` holds. From a dict or a list (JSON read back, a test's fixture) the
 #: first model that takes it exactly wins; a typed card never falls through to `Record`.
 Payload = Annotated[
-    Recommendations | MovieCard | PersonCard | StoredRating | SmalltalkReply | Rows | Record,
+    Recommendations
+    | MovieCard
+    | PersonCard
+    | StoredRating
+    | YourRating
+    | SmalltalkReply
+    | Rows
+    | Record,
     Field(union_mode="left_to_right"),
 ]
 
@@ -163,6 +177,6 @@ Payload = Annotated[
 BUILT_IN_PAYLOADS: dict[str, Any] = {
     "recommender": Recommendations,
     "information": MovieCard | PersonCard,
-    "memory": StoredRating,
+    "memory": StoredRating | YourRating,
     "smalltalk": SmalltalkReply,
 }

@@ -9,7 +9,14 @@ from agent.events import AnswerReplaced
 from agent.grounded import unsupported
 from agent.loop import Agent
 from semantic_layer.tools.contract import ToolContext
-from semantic_layer.tools.payloads import Film, MovieCard, PersonCard, SmalltalkReply, StoredRating
+from semantic_layer.tools.payloads import (
+    Film,
+    MovieCard,
+    PersonCard,
+    SmalltalkReply,
+    StoredRating,
+    YourRating,
+)
 from semantic_layer.tools.result import ToolResult
 from tests.agent.fakes import InformationInput, ScriptedLLM, ScriptedTool, call, final
 
@@ -62,6 +69,13 @@ def test_the_rating_reported_is_the_one_stored(movie_graph: Any) -> None:
                         data=StoredRating(movie_id=6, title="Heat", year=1995, rating=4, user_id=1))  # fmt: skip
     assert unsupported("Stored 4/5 for Heat (1995).", [stored], movie_graph) == []
     assert unsupported("I saved 3 stars for Heat (1995).", [stored], movie_graph)
+
+
+def test_no_rating_is_said_of_a_movie_the_user_has_not_rated(movie_graph: Any) -> None:
+    none = ToolResult(tool="memory", kind="rating",
+                      data=YourRating(movie_id=6, title="Heat", year=1995, rating=None))  # fmt: skip
+    assert unsupported("You have not rated Heat (1995).", [none], movie_graph) == []
+    assert unsupported("You rated Heat (1995) 4/5.", [none], movie_graph)
 
 
 def test_an_invented_answer_is_replaced_by_one_rendered_from_the_rows(movie_graph: Any) -> None:

@@ -22,6 +22,7 @@ from semantic_layer.tools.payloads import (
     Rows,
     SmalltalkReply,
     StoredRating,
+    YourRating,
 )
 from semantic_layer.tools.result import ToolResult
 
@@ -162,6 +163,16 @@ def test_the_english_rating_sentence() -> None:
     assert render_answer([_ok(stored, "rating")], "en") == "Stored 4/5 for Jaws (1975)."
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_users_own_rating_or_its_absence_is_said_exactly(language: str) -> None:
+    rated = YourRating(movie_id=1387, title="Jaws", year=1975, rating=3.5)
+    answer = render_answer([_ok(rated, "rating")], language)
+    assert "Jaws (1975)" in answer and re.findall(r"\d+(?:\.\d+)?/5", answer) == ["3.5/5"]
+    unrated = render_answer([_ok(YourRating(movie_id=1387, title="Jaws", year=1975, rating=None),
+                                 "rating")], language)  # fmt: skip
+    assert "Jaws (1975)" in unrated and not re.findall(r"\d/5", unrated)
+
+
 def _recommendations(n: int, movie: str | None = "Heat (1995)") -> Recommendations:
     return Recommendations(
         basis=Basis(movie=movie),
@@ -185,7 +196,7 @@ def test_recommendations_list_the_first_five_with_their_reasons(language: str) -
 
 def test_a_recommendation_without_a_reason_is_listed_plainly() -> None:
     payload = Recommendations(
-        basis=Basis(genre="Comedy"),
+        basis=Basis(genres=["Comedy"]),
         recommendations=[Recommendation(movie_id=1, title="Airplane!", year=1980, why="")],
     )
     assert render_answer([_ok(payload, "recommendations")], "en").splitlines()[-1] == (

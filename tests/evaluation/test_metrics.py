@@ -223,3 +223,14 @@ def test_invented_names_unrequested_writes_and_cut_answers_are_counted() -> None
     assert overall.unrequested_writes == 1 and overall.cut_answers == 1
     asked = _one({"tool": "memory"}, [{"tool": "memory", "input": {}}], writes=["memory"])
     assert asked["overall"].unrequested_writes == 0
+
+
+def test_a_write_is_a_call_that_ran_a_write_query() -> None:
+    from evaluation.seen import writes
+    from semantic_layer.tools.result import QueryTrace, ToolResult
+
+    stored = ToolResult(tool="memory", queries=[QueryTrace(name="memory/rate", cypher="",
+                                                           mode="write")])  # fmt: skip
+    recalled = ToolResult(tool="memory", queries=[QueryTrace(name="memory/rating_of", cypher="")])
+    assert writes([recalled, None, stored]) == ["memory"]
+    assert writes([recalled]) == []
