@@ -16,6 +16,7 @@ import threading
 import time
 from dataclasses import dataclass
 
+from semantic_layer.errors import SemanticLayerError
 from semantic_layer.graph import Graph
 from semantic_layer.recommend.neighbours import Neighbours, load_neighbours
 
@@ -47,8 +48,12 @@ class NeighbourCache:
         return self._current(graph)
 
     def warm_in_background(self, graph: Graph) -> None:
-        """Start loading the graph's neighbourhoods in a daemon thread."""
-        self._current(graph)
+        """Start loading the graph's neighbourhoods in a daemon thread (a graph that cannot
+        be read now is left to the queries: logged, never raised)."""
+        try:
+            self._current(graph)
+        except SemanticLayerError as e:
+            log.warning("the neighbourhoods of %s stay in the graph: %s", graph.describe(), e)
 
     def warm(self, graph: Graph) -> Neighbours | None:
         """Load the graph's neighbourhoods now (waiting for a load under way); None for a
