@@ -49,6 +49,7 @@ from benchmarks.rec_protocol import (
     split_ratings,
     write_release,
 )
+from benchmarks.tool_latency import warm_neighbours
 from data_import import readers
 from data_import.importer import ImportOptions, import_release
 from data_import.problems import Problems
@@ -70,6 +71,7 @@ def run_tool(graph: Graph, split: Split, labels: dict[int, str]) -> dict[str, An
     timings: dict[str, list[float]] = {"personal": [], "by movie": []}
     unresolved = 0
     tool = next(t for t in build_tools() if t.name == "recommender")
+    warm_neighbours(graph)
     for user in split.users:
         context = ToolContext(graph, Session(user_id=user))
         for case, arguments, lists in (

@@ -16,6 +16,7 @@ from mcp_server.settings import McpSettings
 from semantic_layer.errors import SemanticLayerError, UserIdError
 from semantic_layer.graph import Graph, connect
 from semantic_layer.graph_stats import graph_problem
+from semantic_layer.recommend.neighbour_cache import SHARED
 
 err = Console(stderr=True)  # stdout belongs to the protocol on stdio
 
@@ -104,6 +105,7 @@ def mcp_command(
     try:
         with connect() as graph:
             _check_graph(graph)
+            SHARED.warm_in_background(graph)  # the recommender's neighbourhoods, in memory
             if problem := reserve(graph, token_file, (token_map or {}).values()):
                 _fail(problem, code=2)
             try:

@@ -67,6 +67,7 @@ def load_services() -> Services:
     """The graph and LLM named by the environment (see docs/configuration.md)."""
     from agent.llm.factory import build_llm
     from semantic_layer.graph import connect
+    from semantic_layer.recommend.neighbour_cache import SHARED
     from semantic_layer.settings import GraphSettings
 
     graph: Graph | None = None
@@ -76,6 +77,7 @@ def load_services() -> Services:
         graph_label = graph_settings.describe()
         graph = connect(graph_settings)
         graph_label = graph.describe()
+        SHARED.warm_in_background(graph)  # the recommender's neighbourhoods, in memory
     except SemanticLayerError as e:
         graph_error = str(e)
     llm: LLM | None = None

@@ -7,17 +7,19 @@ constraint and that the user has not rated:
   neighbours of several seeds first; a user with ratings re-ranks them by taste (likes pull,
   dislikes push: `TASTE_WEIGHT`);
 - `taste`: without seed movies, the user's likes and dislikes summed over SIMILAR
-  (`recommend/by_taste`), damped by popularity (`DAMPING`);
+  (`recommend/by_taste`, or in memory with `Request.neighbours` and then checked again by
+  `recommend/taste_picks`), damped by popularity (`DAMPING`);
 - `rating`: the damped mean rating (`recommend/pool_*`), to fill what the others leave, and
   all there is for a user with no ratings; movies like what the user disliked go last.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from semantic_layer.recommend.constraints import Bands, Constraints
+from semantic_layer.recommend.neighbours import Neighbours
 from semantic_layer.recommend.taste import Taste
 from semantic_layer.resolve.reader import Reader
 
@@ -27,6 +29,7 @@ TASTE_WEIGHT = 0.02  # like: the user's taste (from -1 to 1 of its largest) adds
 LIKE_POOL = 3  # like: this many times the limit are re-ranked by taste
 DAMPING = 0.23  # taste: each score is divided by the candidate's likes ** DAMPING ...
 TOP_K = 150  # ... and the genre checks run on this many best (the pool fills the rest)
+PICK_MARGIN = 20  # in memory: this many candidates more than asked are checked on the graph
 POOL_TOP_K = 150  # rating: the genre checks run on this many best, then on all if too few pass
 ALL = 1_000_000_000
 MIN_POOL_RATINGS = 10  # rating: movies with fewer ratings only when people narrow the pool
@@ -55,6 +58,7 @@ class Request:
     taste: Taste = field(default_factory=Taste)
     allowed: list[int] | None = None  # the people's movies, when people are named
     filling: bool = False  # loosened constraints fill up: the pool, ranked by taste, not by_taste
+    neighbours: Neighbours | None = None  # the SIMILAR edges in memory, once loaded
 
 
 def rank(graph: Reader, request: Request, bands: Bands, skip: set[int]) -> list[Pick]:
@@ -81,7 +85,7 @@ def _like(graph: Reader, request: Request, base: dict[str, Any], skip: set[int])
     )  # fmt: skip
     rows = [r for r in rows if r["movieId"] not in skip]
     if request.taste.known and rows:
-        taste = _taste_of(graph, request.taste, [r["movieId"] for r in rows])
+        taste = _taste_of(graph, request, [r["movieId"] for r in rows])
         scale = max((abs(t["score"]) for t in taste.values()), default=0.0) or 1.0
         for row in rows:
             row["score"] += TASTE_WEIGHT * taste.get(row["movieId"], {}).get("score", 0) / scale
@@ -98,14 +102,18 @@ def _like(graph: Reader, request: Request, base: dict[str, Any], skip: set[int])
 
 def _taste(graph: Reader, request: Request, base: dict[str, Any], skip: set[int]) -> list[Pick]:
     c = request.constraints
-    rows = graph.read(
+    if request.neighbours is not None:
+        rows = _taste_in_memory(graph, request, request.neighbours, base, skip)
+    else:
+        rows = graph.read(
         "recommend/by_taste",
-        {**base, "seeds": request.taste.seeds(), "damping": DAMPING,
-         "topK": TOP_K if c.genres or c.exclude_genres else request.limit + len(skip),
-         "limit": request.limit + len(skip)},
-    )  # fmt: skip
+            {**base, "seeds": request.taste.seeds(), "damping": DAMPING,
+             "topK": TOP_K if c.genres or c.exclude_genres else request.limit + len(skip),
+             "limit": request.limit + len(skip)},
+        )  # fmt: skip
     rows = [r for r in rows if r["movieId"] not in skip][: request.limit]
-    why = _taste_of(graph, Taste(liked=request.taste.liked), [r["movieId"] for r in rows])
+    liked = replace(request, taste=Taste(liked=request.taste.liked))
+    why = _taste_of(graph, liked, [r["movieId"] for r in rows])
     return [
         Pick(r, "taste", why.get(r["movieId"], {}).get("because", []),
              why.get(r["movieId"], {}).get("seeds", 0))
@@ -133,7 +141,7 @@ def _rating(
     if checks and len(rows) < wanted + extra:  # the cut may have left out movies that pass
         rows = graph.read(name, {**params, "topK": ALL})
     rows = [r for r in rows if r["movieId"] not in skip]
-    taste = _taste_of(graph, request.taste, [r["movieId"] for r in rows])
+    taste = _taste_of(graph, request, [r["movieId"] for r in rows])
     if taste:  # in the user's taste first, by it; movies like what they disliked last
         order = {r["movieId"]: i for i, r in enumerate(rows)}
 
@@ -152,8 +160,28 @@ def _rating(
     return picks
 
 
-def _taste_of(graph: Reader, taste: Taste, movie_ids: list[int]) -> dict[int, dict[str, Any]]:
+def _taste_in_memory(
+    graph: Reader, request: Request, neighbours: Neighbours, base: dict[str, Any], skip: set[int]
+) -> list[dict[str, Any]]:
+    """by_taste's rows, scored in memory: the best candidates as loaded, checked again on the
+    graph as it is now (`recommend/taste_picks`)."""
+    seeds = request.taste.seeds()
+    [rated] = graph.read("recommend/rated_ids", {"userId": request.user_id})
+    leave_out = set(rated["movieIds"]) | skip
+    picks = neighbours.candidates(neighbours.taste_scores(seeds), base, leave_out, DAMPING)
+    wanted = request.limit + len(skip)
+    return graph.read(
+        "recommend/taste_picks",
+        {**base, "picks": picks[: wanted + PICK_MARGIN], "damping": DAMPING, "limit": wanted},
+    )
+
+
+def _taste_of(graph: Reader, request: Request, movie_ids: list[int]) -> dict[int, dict[str, Any]]:
+    taste = request.taste
     if not taste.known or not movie_ids:
         return {}
+    if request.neighbours is not None:
+        titles = {r["movieId"]: r["title"] for r in taste.liked}
+        return request.neighbours.taste_of(taste.seeds(), titles, movie_ids)
     rows = graph.read("recommend/taste_of", {"seeds": taste.seeds(), "movieIds": movie_ids})
     return {r["movieId"]: r for r in rows}

@@ -3,7 +3,9 @@
 Every argument is optional and they combine. Names resolve through `semantic_layer.resolve`
 (an ambiguous one comes back as candidates). The ranking and the constraints are in
 `semantic_layer.recommend`; when fewer than half the movies asked for satisfy the constraints,
-they are loosened in a stated order and the message says which and how.
+they are loosened in a stated order and the message says which and how. Personal scores come
+from the neighbourhoods in memory once they are loaded (`semantic_layer.recommend.
+neighbour_cache`: warm them at start), else from the queries alone; the results are the same.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from semantic_layer.linking.arguments import entity
 from semantic_layer.recommend.constraints import MAX_GENRES, Bands, Constraints
+from semantic_layer.recommend.neighbour_cache import SHARED, NeighbourCache
 from semantic_layer.recommend.ranking import Pick, Request, rank
 from semantic_layer.recommend.reasons import reason
 from semantic_layer.recommend.taste import Taste, taste_of_user
@@ -126,6 +129,9 @@ class Recommender(Tool[RecommenderInput]):
     )
     input_model = RecommenderInput
 
+    def __init__(self, neighbours: NeighbourCache | None = SHARED) -> None:
+        self.neighbours = neighbours  # None: personal scores from the queries alone
+
     def execute(self, args: RecommenderInput, graph: TracedGraph, session: Session) -> ToolResult:
         typed = list(dict.fromkeys(args.movies))
         movies = [resolve_movie(graph, text) for text in typed]
@@ -174,6 +180,9 @@ class Recommender(Tool[RecommenderInput]):
             movies=[{"movieId": m.movie_id, "label": m.label} for m in movies],
             taste=taste,
             allowed=sorted(roles) if people else None,
+            neighbours=self.neighbours.get(graph.graph)
+            if self.neighbours is not None and taste.known
+            else None,
         )
         picks = rank(graph, request, bands, set())
         loosened = ""
