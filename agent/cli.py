@@ -35,7 +35,6 @@ from agent.result import AgentResult
 from agent.settings import LLMSettings
 from semantic_layer.errors import SemanticLayerError, UserIdError
 from semantic_layer.graph import Graph, connect
-from semantic_layer.recommend.neighbour_cache import SHARED
 from semantic_layer.session import Session
 from semantic_layer.text_safety import clean_text
 from semantic_layer.tools import ToolContext, build_tools
@@ -226,7 +225,6 @@ def _services(spec: str | None) -> Iterator[tuple[LLMSettings, LLM, Graph]]:
     settings = LLMSettings.from_env(spec=spec)
     llm = build_llm(settings)
     with connect() as graph:
-        SHARED.warm_in_background(graph)  # the recommender's neighbourhoods, in memory
         yield settings, llm, graph
 
 
