@@ -3,7 +3,7 @@
     python -m benchmarks.page_session --llm llamacpp:/path/model.gguf
     python -m benchmarks.page_session --question "Who directed Heat?" --question "Who is in it?"
 
-What issue 10 asks of the main job: the page started as `movieagent ui` starts it, on a copy of
+What the main job must do: the page started as `movieagent ui` starts it, on a copy of
 the embedded graph (`MOVIEAGENT_DATA_DIR`, imported beforehand: the ratings the session stores
 stay in the copy) with the LLM of `--llm`, answers every question without a crash. Without
 `--llm` (as in `make bench`) it says so and exits 0: the model is the user's choice. Each question is typed into the chat

@@ -1,6 +1,6 @@
 """The offline protocol of `rec_quality`: a split per user, and top-10 metrics.
 
-The default (the issue's): for each user, ratings sorted by time (ties by movieId): the last
+The default (the reference protocol): for each user, ratings sorted by time (ties by movieId): the last
 20 % (at least one) are test, the rest train. Relevant = test ratings >= 4. Evaluated: users
 with at least one relevant test rating and at least 5 train likes. Every method recommends 10
 movies the user has not rated in train. nDCG@10 (binary gains), Recall@10 = hits / min(10,

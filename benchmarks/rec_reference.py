@@ -2,10 +2,9 @@
 
 - most liked: movies by number of train likes (ratings >= 4);
 - co-like counts: top 50 neighbours per movie by users who liked both, a user's 50 best and most
-  recent likes as seeds, support summed (what SIMILAR and `recommend/for_user` did before
-  issue 13);
+  recent likes as seeds, support summed (what SIMILAR and `recommend/for_user` did first);
 - item kNN: cosine of like vectors, top 50 neighbours per movie, every like a seed;
-- EASE (Steck 2019): binary likes, the full dense model, lambda = 200 (the issue's reference)
+- EASE (Steck 2019): binary likes, the full dense model, lambda = 200 (the reference to beat)
   and any other lambdas asked for (`rec_quality --ease-lambdas`), so that the best-tuned EASE
   of the run can be named.
 

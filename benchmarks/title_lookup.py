@@ -1,4 +1,4 @@
-"""Does every name a movie is known by find it? The alias lookup sweep of issue 12.
+"""Does every name a movie is known by find it? The alias lookup sweep.
 
     python -m benchmarks.title_lookup                        # ml-latest-small + enriched
     python -m benchmarks.title_lookup --data-dir DIR [--graph NAME]  # a graph already imported
@@ -123,7 +123,7 @@ def print_report(result: dict[str, Any], show: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    parser = argparse.ArgumentParser(description="Alias lookup sweep (issue 12).")
+    parser = argparse.ArgumentParser(description="Alias lookup sweep.")
     parser.add_argument("--data-dir", type=Path, help="sweep the graph in this data dir")
     parser.add_argument("--graph", help="graph name inside it (default: MOVIEAGENT_GRAPH)")
     parser.add_argument("--min-ratings", type=int, default=10)

@@ -15,8 +15,8 @@ most rated movies to leave out).
 Only read tools are measured; Memory writes are left out so the graph is not changed. A case
 with no inputs in the graph (people on a generated release, which has no enrichment file) is
 skipped with the reason printed.
-Targets (issue 13): p95 under 20 ms on ml-latest-small, under 100 ms at 25M ratings; for the
-recommender, whatever the combination of its arguments (issue 25; `recommender(any
+Targets: p95 under 20 ms on ml-latest-small, under 100 ms at 25M ratings; for the
+recommender, whatever the combination of its arguments (`recommender(any
 combination)` draws them as `rec_constraints` does): 30 ms and 200 ms. `--check` exits non-zero
 when a case misses its target.
 """
@@ -51,7 +51,7 @@ SAMPLE = 40
 SMALL_RATINGS = 1_000_000  # graphs up to this many ratings are held to the small target
 TARGET_SMALL_MS = 20.0
 TARGET_LARGE_MS = 100.0
-RECOMMENDER_SMALL_MS = 30.0  # the recommender, any combination of its arguments (issue 25)
+RECOMMENDER_SMALL_MS = 30.0  # the recommender, any combination of its arguments
 RECOMMENDER_LARGE_MS = 200.0
 NO_PEOPLE = "no Person nodes in this graph (a generated release has no enrichment file)"
 Calls = list[tuple[int, dict[str, Any]]]

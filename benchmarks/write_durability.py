@@ -4,7 +4,7 @@
     python -m benchmarks.write_durability --data-dir DIR    # a graph already imported there
 
 Modes, each on the same graph and server:
-- `no-aof`: what the embedded graph did before issue 11 (memory only until a snapshot);
+- `no-aof`: what the embedded graph did before writes were logged (memory only until a snapshot);
 - `aof-everysec`: append-only file, fsync once a second (`MOVIEAGENT_FSYNC=everysec`: a crash
   of the server loses nothing acknowledged, a crash of the machine at most the last second);
 - `aof-always`: fsync before every acknowledgement (the default);
