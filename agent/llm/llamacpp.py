@@ -38,6 +38,10 @@ from agent.llm.llama_supervisor import LlamaServerProcess, Ready, ServerCrashed,
 from agent.llm.llama_threads import available_cores
 from agent.llm.openai_compat import OpenAICompatLLM
 
+#: llama_cpp.server's request default is 1.1 (`Llama.create_chat_completion`'s, which the app used
+#: before, is 1.0): a penalty on every repeated token, even under greedy decoding, bends JSON
+#: steps, which repeat quotes, keys and names by design
+SAMPLING = {"repeat_penalty": 1.0}
 CONTEXT_TOKENS = 8192  # Qwen2.5 and SmolLM2 are trained for 32k and 8k; 8k costs ~230 MB of KV
 
 __all__ = ["CONTEXT_TOKENS", "LlamaCppLLM", "fallback_model_path", "server_options"]
@@ -149,6 +153,7 @@ class LlamaCppLLM(LLM):
                 model=str(self.process.options["model_alias"]) if self.process else None,
                 grammar="json_object",
                 timeout_s=self.timeout_s,
+                extra_body=SAMPLING,
             )
             self._client_url = ready.url
         return self._client

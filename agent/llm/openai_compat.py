@@ -69,6 +69,7 @@ class OpenAICompatLLM(LLM):
         http: httpx.Client | None = None,
         grammar: GrammarShape | None = None,
         tools: ToolMode | None = None,
+        extra_body: dict[str, Any] | None = None,
     ) -> None:
         self.url, stated, stated_tools = split_spec(url)
         #: "native": tools go out as OpenAI `tools` (until the server turns them down)
@@ -76,6 +77,8 @@ class OpenAICompatLLM(LLM):
         #: a sentence for the UI once native tool calling had to be given up
         self.tool_note = ""
         self._model = model
+        #: server-specific fields sent with every chat request (as the OpenAI SDK's `extra_body`)
+        self.extra_body = dict(extra_body or {})
         self._shape: GrammarShape | None = grammar or stated
         self._stated = self._shape is not None
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
@@ -195,6 +198,7 @@ class OpenAICompatLLM(LLM):
             "temperature": 0,
             "stream": True,
             "stream_options": {"include_usage": True},
+            **self.extra_body,
         }
         if request.stop:
             body["stop"] = [clean_text(s) for s in request.stop]
