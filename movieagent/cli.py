@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from agent.cli import register as register_agent
+from agent.llm.cli import register as register_llm
 from data_import.cli import register as register_import
 from evaluation.cli import register as register_eval
 from mcp_server.cli import register as register_mcp
@@ -22,6 +23,7 @@ app = typer.Typer(
 register_import(app)
 register_semantic_layer(app)
 register_agent(app)
+register_llm(app)
 register_eval(app)
 register_ui(app)
 register_mcp(app)

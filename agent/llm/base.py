@@ -60,7 +60,9 @@ class TokenUsage(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     estimated: bool = False  # True when the server did not report counts
-    cached_prompt_tokens: int = 0  # prompt tokens reused from the KV cache (embedded llama.cpp)
+    #: prompt tokens reused from the KV cache, where the server says (OpenAI's
+    #: `prompt_tokens_details.cached_tokens`: the embedded llama.cpp server, vLLM)
+    cached_prompt_tokens: int = 0
 
 
 class LLMChunk(BaseModel):

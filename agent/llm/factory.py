@@ -31,6 +31,7 @@ def build_llm(settings: LLMSettings) -> LLM:
         settings.model_path,
         n_ctx=settings.context_tokens or CONTEXT_TOKENS,
         n_threads=settings.threads,
+        timeout_s=settings.timeout_s,
     )
 
 

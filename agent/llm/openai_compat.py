@@ -22,7 +22,15 @@ from typing import Any
 import httpx
 
 from agent.errors import AgentError, LLMUnavailableError
-from agent.llm.base import LLM, LLMChunk, LLMHealth, LLMRequest, LLMTransientError, TokenUsage
+from agent.llm.base import (
+    LLM,
+    LLMChunk,
+    LLMContextOverflowError,
+    LLMHealth,
+    LLMRequest,
+    LLMTransientError,
+    TokenUsage,
+)
 from agent.llm.http_errors import from_status, is_connection_failure
 from agent.llm.native_tools import NativeReply, ToolMode, tools_body
 from agent.llm.response_format import (
@@ -61,6 +69,7 @@ class OpenAICompatLLM(LLM):
         http: httpx.Client | None = None,
         grammar: GrammarShape | None = None,
         tools: ToolMode | None = None,
+        extra_body: dict[str, Any] | None = None,
     ) -> None:
         self.url, stated, stated_tools = split_spec(url)
         #: "native": tools go out as OpenAI `tools` (until the server turns them down)
@@ -68,6 +77,8 @@ class OpenAICompatLLM(LLM):
         #: a sentence for the UI once native tool calling had to be given up
         self.tool_note = ""
         self._model = model
+        #: server-specific fields sent with every chat request (as the OpenAI SDK's `extra_body`)
+        self.extra_body = dict(extra_body or {})
         self._shape: GrammarShape | None = grammar or stated
         self._stated = self._shape is not None
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
@@ -187,6 +198,7 @@ class OpenAICompatLLM(LLM):
             "temperature": 0,
             "stream": True,
             "stream_options": {"include_usage": True},
+            **self.extra_body,
         }
         if request.stop:
             body["stop"] = [clean_text(s) for s in request.stop]
@@ -218,11 +230,13 @@ def _chunks(
     usage = TokenUsage(estimated=True)
     for event in events(response):
         if event.get("error"):
-            raise LLMTransientError(f"{what}: {clean_text(str(event['error']))}")
+            raise _stream_error(event["error"], what)
         if event.get("usage"):
+            details = event["usage"].get("prompt_tokens_details") or {}
             usage = TokenUsage(
                 prompt_tokens=event["usage"].get("prompt_tokens") or 0,
                 completion_tokens=event["usage"].get("completion_tokens") or 0,
+                cached_prompt_tokens=details.get("cached_tokens") or 0,
             )
         for choice in event.get("choices") or []:
             delta = choice.get("delta") or {}
@@ -234,3 +248,10 @@ def _chunks(
     if tail:
         yield LLMChunk(text=clean_text(tail))
     yield LLMChunk(finish_reason=finish or "stop", usage=usage)
+
+
+def _stream_error(error: Any, what: str) -> AgentError:
+    """An `error` event in the stream: a prompt too long for the context, or worth a retry."""
+    if isinstance(error, dict) and error.get("code") == "context_length_exceeded":
+        return LLMContextOverflowError(clean_text(str(error.get("message") or error)))
+    return LLMTransientError(f"{what}: {clean_text(str(error))}")

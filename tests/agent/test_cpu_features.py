@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -61,11 +62,14 @@ def test_the_installed_build_runs_on_this_cpu() -> None:
     assert missing_features(info, cpu_flags()) == []
 
 
-def test_loading_on_a_cpu_without_the_build_instructions_says_how_to_rebuild(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+def test_a_server_on_a_cpu_without_the_build_instructions_says_how_to_rebuild(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The model server checks before it loads: its status line carries the sentence."""
     llama_cpp = pytest.importorskip("llama_cpp")
-    from agent.llm.llama_load import ModelLoadError, fallback_model_path, load_model
+    pytest.importorskip("llama_cpp.server.app")
+    from agent.llm import llama_server
+    from agent.llm.llama_model import fallback_model_path
 
     info = llama_cpp.llama_print_system_info().decode()
     built = compiled_features(info) & set(cpu_features.CPU_FLAGS)
@@ -74,10 +78,12 @@ def test_loading_on_a_cpu_without_the_build_instructions_says_how_to_rebuild(
     lacking = sorted(built)[-1]  # a CPU like this one, without one of the build's instruction sets
     flags = {f for f in cpu_features.CPU_FLAGS.values() if f != cpu_features.CPU_FLAGS[lacking]}
     monkeypatch.setattr(cpu_features, "cpu_flags", lambda cpuinfo=None: flags)
-    with pytest.raises(ModelLoadError) as caught:
-        load_model(str(fallback_model_path()), {"n_ctx": 256})
-    assert f"compiled for a CPU with {lacking}" in str(caught.value)
-    assert cpu_features.REBUILD in str(caught.value)
+    assert llama_server.main(["--model", str(fallback_model_path()), "--n_ctx", "256"]) == 3
+    line = capsys.readouterr().err.strip().splitlines()[-1]
+    assert line.startswith(llama_server.STATUS_PREFIX)
+    error = json.loads(line.removeprefix(llama_server.STATUS_PREFIX))["error"]
+    assert f"compiled for a CPU with {lacking}" in error
+    assert cpu_features.REBUILD in error
 
 
 def test_the_install_check_exits_1_on_a_mismatch(

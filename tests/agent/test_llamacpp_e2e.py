@@ -2,7 +2,7 @@
 
 Answer quality is not the point; every step must parse and the run must end within the limit.
 On a CPU with AMX this crashed in `ggml_backend_amx_mul_mat` until the model loaded without
-llama.cpp's extra buffer types (`agent.llm.llama_load`); a crash now ends the run with an
+llama.cpp's extra buffer types (`agent.llm.llama_server`); a crash now ends the run with an
 error, which these tests reject.
 """
 
@@ -70,7 +70,7 @@ def test_a_missing_model_file_says_how_to_fix_it(tmp_path: object) -> None:
 def test_amx_cpus_load_without_extra_buffer_types(tmp_path: Path) -> None:
     import llama_cpp.llama_cpp as native
 
-    from agent.llm.llama_load import cpu_has_amx, safe_buffer_types
+    from agent.llm.llama_server import cpu_has_amx, safe_buffer_types
 
     cpuinfo = tmp_path / "cpuinfo"
     cpuinfo.write_text("processor\t: 0\nflags\t\t: fpu avx2 avx512f amx_bf16 amx_tile amx_int8\n")

