@@ -351,15 +351,16 @@ class Agent:
         run.scratchpad.append(ScratchpadStep(reply=reply, observation=observation, retry=True))
         return Correction(step=step, reason=reason, observation=observation)
 
-    def _messages(self, run: _Run, final_only: bool) -> list[ChatMessage]:
-        """The prompt, with the oldest history pairs left out while it would not fit."""
+    def _messages(self, run: _Run, final_only: bool, reserve: int = 0) -> list[ChatMessage]:
+        """The prompt, with the oldest history pairs left out while it would not fit (with
+        `reserve` tokens to spare)."""
         history = run.history
         while True:
             messages = self._prompt.messages(
                 run.question, history, run.scratchpad, final_only, linked=run.linked,
                 earlier=run.earlier, language=run.language,
             )  # fmt: skip
-            if len(history) < 2 or _prompt_size(messages) <= self._prompt_budget():
+            if len(history) < 2 or _prompt_size(messages) <= self._prompt_budget() - reserve:
                 return messages
             history = history[2:]
 
@@ -372,8 +373,9 @@ class Agent:
         return self.context_tokens - self.max_new_tokens
 
     def _observation_budget(self, run: _Run) -> int:
-        """What the next Observation may take: its own budget, or what the context has left."""
-        used = _prompt_size(self._messages(run, final_only=False))
+        """What the next Observation may take: its own budget, or what the context has left
+        once old history makes room for it (this turn's Observation comes before old turns)."""
+        used = _prompt_size(self._messages(run, final_only=False, reserve=self.observation_tokens))
         return max(64, min(self.observation_tokens, self._prompt_budget() - used - 64))
 
     def _call_tool(self, run: _Run, step: int, call: ToolCall, text: str) -> Iterator[AgentEvent]:
