@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 
 from pydantic import Field
+from pydantic.json_schema import SkipJsonSchema
 
 from semantic_layer.linking.arguments import entity
 from semantic_layer.resolve import MovieRef, resolve_movie
@@ -26,7 +27,7 @@ class MemoryInput(StrictInput):
         "they gave one).",
         json_schema_extra=entity("movie"),
     )
-    rating: Stars | None = Field(
+    rating: Stars | SkipJsonSchema[None] = Field(
         default=None,
         description="The rating the user gives it, from 0.5 (hated it) to 5 (loved it); half "
         "stars allowed. Leave it out when they ask what they rated it.",

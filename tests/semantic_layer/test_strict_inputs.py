@@ -21,7 +21,6 @@ MEMORY = TOOLS["memory"]
         (False, "not the true/false"),
         ("4", "not the str '4'"),
         ("4.5", "not the str '4.5'"),
-        (None, "not the NoneType"),
         (4.3, "multiple of 0.5"),
         (0, "greater than or equal to 0.5"),
         (5.5, "less than or equal to 5"),
@@ -31,6 +30,12 @@ def test_a_rating_that_is_not_a_half_star_number_is_refused(rating: Any, words: 
     with pytest.raises(ToolArgumentsError, match="rating") as caught:
         MEMORY.parse({"movie": "Heat", "rating": rating})
     assert words in str(caught.value)
+
+
+def test_no_rating_is_no_rating_not_a_number() -> None:
+    assert MEMORY.parse({"movie": "Heat"}).rating is None  # the tool then only reads
+    assert MEMORY.parse({"movie": "Heat", "rating": None}).rating is None
+    assert "rating" not in MEMORY.required_fields
 
 
 @pytest.mark.parametrize("rating", [4, 4.5, 0.5, 5, 1.0])
