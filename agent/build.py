@@ -11,12 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from agent.defaults import DEFAULT_MAX_STEPS as DEFAULT_MAX_STEPS  # its home before `defaults`
 from agent.llm.base import LLM
 from agent.loop import Agent
 from agent.settings import LLMSettings
 from semantic_layer.tools.contract import Tool
-
-DEFAULT_MAX_STEPS = 5
 
 
 def build_agent(

@@ -18,28 +18,22 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-from agent.build import DEFAULT_MAX_STEPS, build_agent
-from agent.errors import AgentError
-from agent.events import AnswerToken, Correction, ErrorEvent, FinalAnswer, LLMRetry, ToolCallEvent
-from agent.llm.base import LLM, ChatMessage
-from agent.llm.factory import build_llm
-from agent.loop import Agent
-from agent.readiness import graph_problem, llm_problem
-from agent.result import AgentResult
-from agent.settings import LLMSettings
-from semantic_layer.errors import SemanticLayerError, UserIdError
-from semantic_layer.graph import Graph, connect
-from semantic_layer.session import Session
-from semantic_layer.text_safety import clean_text
-from semantic_layer.tools import ToolContext, build_tools
-from semantic_layer.user_policy import check_range, session_for
-from semantic_layer.user_ratings import count_ratings
+from agent.defaults import DEFAULT_MAX_STEPS
+
+if TYPE_CHECKING:  # the rest is imported when a command runs: `movieagent --help` stays quick
+    from agent.llm.base import LLM, ChatMessage
+    from agent.loop import Agent
+    from agent.result import AgentResult
+    from agent.settings import LLMSettings
+    from semantic_layer.graph import Graph
+    from semantic_layer.session import Session
+    from semantic_layer.tools import ToolContext
 
 UserOption = Annotated[
     int | None,
@@ -76,6 +70,8 @@ def ask_command(
     as_admin: AdminOption = False,
 ) -> None:
     """Answer one question with the agent."""
+    from semantic_layer.text_safety import clean_text
+
     with _conversation(llm, user_id, max_steps, as_admin) as conversation:
         result = conversation.ask(clean_text(question), stream_answer=not as_json)
     if as_json:
@@ -92,6 +88,8 @@ def chat_command(
     as_admin: AdminOption = False,
 ) -> None:
     """Talk with the agent; follow-up questions see the conversation so far. Ctrl-D ends it."""
+    from semantic_layer.text_safety import clean_text
+
     with _conversation(llm, user_id, max_steps, as_admin) as conversation:
         agent, session = conversation.agent, conversation.session
         who = "a guest" if session.is_guest else f"user {session.user_id}"
@@ -124,6 +122,9 @@ class Conversation:
     history: list[ChatMessage] = field(default_factory=list)
 
     def ask(self, question: str, *, stream_answer: bool) -> AgentResult:
+        from agent.llm.base import ChatMessage
+        from semantic_layer.tools import ToolContext
+
         context = ToolContext(self.graph, self.session)
         result = _run(self.agent, question, self.history, context, stream_answer)
         self.history += [
@@ -174,6 +175,15 @@ def _run(
     context: ToolContext,
     stream_answer: bool,
 ) -> AgentResult:
+    from agent.events import (
+        AnswerToken,
+        Correction,
+        ErrorEvent,
+        FinalAnswer,
+        LLMRetry,
+        ToolCallEvent,
+    )
+
     shown = ""
     for event in agent.stream(question, history, context):
         if isinstance(event, AnswerToken) and stream_answer:
@@ -204,6 +214,12 @@ def _conversation(
     spec: str | None, user_id: int | None, max_steps: int, admin: bool = False
 ) -> Iterator[Conversation]:
     """The agent for one command, once the graph and the model are known to be usable."""
+    from agent.build import build_agent
+    from agent.errors import AgentError
+    from semantic_layer.errors import SemanticLayerError, UserIdError
+    from semantic_layer.tools import build_tools
+    from semantic_layer.user_policy import check_range
+
     try:
         if user_id is not None:
             check_range(user_id)  # before anything starts
@@ -222,6 +238,10 @@ def _conversation(
 @contextmanager
 def _services(spec: str | None) -> Iterator[tuple[LLMSettings, LLM, Graph]]:
     """The LLM named by `--llm` or the environment, and the configured graph."""
+    from agent.llm.factory import build_llm
+    from agent.settings import LLMSettings
+    from semantic_layer.graph import connect
+
     settings = LLMSettings.from_env(spec=spec)
     llm = build_llm(settings)
     with connect() as graph:
@@ -229,6 +249,8 @@ def _services(spec: str | None) -> Iterator[tuple[LLMSettings, LLM, Graph]]:
 
 
 def _check_ready(graph: Graph, llm: LLM, settings: LLMSettings) -> None:
+    from agent.readiness import graph_problem, llm_problem
+
     problems = [graph_problem(graph)]
     if problems[0] is None or settings.kind != "llamacpp":  # no loading a local model for nothing
         problems.append(llm_problem(llm))
@@ -243,6 +265,10 @@ def _check_ready(graph: Graph, llm: LLM, settings: LLMSettings) -> None:
 
 def _session(graph: Graph, user_id: int | None, admin: bool) -> Session:
     """The guest, or `user_id` as `semantic_layer.user_policy` allows it."""
+    from semantic_layer.errors import UserIdError
+    from semantic_layer.user_policy import session_for
+    from semantic_layer.user_ratings import count_ratings
+
     try:
         session = session_for(graph, user_id, admin=admin)
     except UserIdError as e:

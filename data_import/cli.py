@@ -9,13 +9,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from data_import.errors import ImportDataError
-from data_import.importer import BULK_THRESHOLD, ImportOptions, import_release
-from data_import.settings import ImportSettings
-from data_import.source import DEFAULT_URL, resolve_release
-from semantic_layer.errors import SemanticLayerError
-from semantic_layer.graph import connect
-from semantic_layer.settings import GraphSettings
+from data_import.defaults import BULK_THRESHOLD, DEFAULT_URL
 
 
 def import_command(
@@ -47,6 +41,14 @@ def import_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
     """Import MovieLens into the graph (idempotent: running it twice changes no count)."""
+    from data_import.errors import ImportDataError
+    from data_import.importer import ImportOptions, import_release
+    from data_import.settings import ImportSettings
+    from data_import.source import resolve_release
+    from semantic_layer.errors import SemanticLayerError
+    from semantic_layer.graph import connect
+    from semantic_layer.settings import GraphSettings
+
     console = Console(stderr=as_json)
     try:
         settings = GraphSettings.from_env()

@@ -25,6 +25,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedCo
 
 from data_import import app_users, neighbours, readers
 from data_import.bulk_writer import BulkWriter
+from data_import.defaults import BULK_THRESHOLD as BULK_THRESHOLD  # its home before `defaults`
 from data_import.errors import ImportDataError, SourceError
 from data_import.merge_writer import MergeWriter
 from data_import.people import merge_spellings
@@ -35,9 +36,6 @@ from data_import.titles import alias_rows, alias_text, split_title
 from semantic_layer.graph import Graph
 from semantic_layer.normalize import normalize_name, normalize_title
 
-# A graph that loads in bulk takes the bulk path into an empty graph, or above this many ratings (it then rebuilds
-# the graph); otherwise batched MERGE updates the graph in place and keeps what else it holds.
-BULK_THRESHOLD = 1_000_000
 INDEX_TIMEOUT_S = 300.0
 
 

@@ -12,9 +12,8 @@ from urllib.error import URLError
 
 from rich.progress import BarColumn, DownloadColumn, Progress, TransferSpeedColumn
 
+from data_import.defaults import DEFAULT_URL as DEFAULT_URL  # its home before `defaults`
 from data_import.errors import SourceError
-
-DEFAULT_URL = "https://files.grouplens.org/datasets/movielens/ml-latest-small.zip"
 
 
 def resolve_release(source: str, cache_dir: Path) -> Path:

@@ -13,20 +13,18 @@ import json
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 
-from agent.build import DEFAULT_MAX_STEPS
-from agent.errors import AgentError
-from agent.llm.factory import build_llm
-from agent.settings import LLMSettings
-from evaluation.outcome import Outcome
-from evaluation.questions import DEFAULT_SET, Question, QuestionSetError, load_questions
-from evaluation.report import build_report, markdown, write_report
-from evaluation.runner import AgentSubject, Subject, run_set
-from semantic_layer.tools import ToolContext, build_tools
+from agent.defaults import DEFAULT_MAX_STEPS
+from evaluation.defaults import DEFAULT_SET
+
+if TYPE_CHECKING:  # imported when the command runs: `movieagent --help` stays quick
+    from evaluation.outcome import Outcome
+    from evaluation.questions import Question
+    from evaluation.runner import Subject
 
 err = Console(stderr=True, highlight=False)
 
@@ -92,6 +90,13 @@ def eval_command(
     ] = None,
 ) -> None:
     """Measure tool choice, arguments, facts, parse failures, cost and latency on a question set."""
+    from agent.errors import AgentError
+    from agent.llm.factory import build_llm
+    from agent.settings import LLMSettings
+    from evaluation.questions import QuestionSetError, load_questions
+    from evaluation.report import build_report, markdown, write_report
+    from evaluation.runner import AgentSubject
+
     if outcomes:
         _report_outcomes(set_path, outcomes, as_json)
         return
@@ -141,9 +146,12 @@ def eval_command(
 def _run_all(
     subjects: list[Subject], questions: list[Question], quiet: bool, log_path: Path | None = None
 ) -> dict[str, list[Outcome]]:
+    from agent.errors import AgentError
+    from evaluation.runner import run_set
     from evaluation.sandbox import scratch_graph
     from semantic_layer.errors import SemanticLayerError
     from semantic_layer.graph import connect
+    from semantic_layer.tools import ToolContext, build_tools
     from semantic_layer.user_policy import eval_user_ids
 
     if log_path is not None:
@@ -198,6 +206,10 @@ def _subject_names(chosen: list[str] | None, baseline: bool) -> list[str]:
 
 def _report_outcomes(set_path: Path, paths: list[Path], as_json: bool) -> None:
     """The report for the questions that every subject in `paths` finished."""
+    from evaluation.outcome import Outcome
+    from evaluation.questions import QuestionSetError, load_questions
+    from evaluation.report import build_report, markdown
+
     try:
         questions = load_questions(set_path).questions
         lines = [line for path in paths for line in path.read_text(encoding="utf-8").splitlines()]

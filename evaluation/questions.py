@@ -20,9 +20,9 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from evaluation.defaults import DEFAULT_SET as DEFAULT_SET  # its home before `defaults`
+
 Scalar = str | int | float | bool | None
-# The shipped set, package data beside this module: found from any working directory.
-DEFAULT_SET = Path(__file__).resolve().parent / "questions.yaml"
 
 
 class QuestionSetError(ValueError):

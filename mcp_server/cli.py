@@ -4,19 +4,17 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-from pydantic import SecretStr
 from rich.console import Console
 from rich.markup import escape
 
-from mcp_server.auth import TOKENS_ENV, TokenFileError, read_tokens
-from mcp_server.settings import McpSettings
-from semantic_layer.errors import SemanticLayerError, UserIdError
-from semantic_layer.graph import Graph, connect
-from semantic_layer.graph_stats import graph_problem
-from semantic_layer.recommend.neighbour_cache import SHARED
+if TYPE_CHECKING:  # imported when the command runs: `movieagent --help` stays quick
+    from pydantic import SecretStr
+
+    from mcp_server.settings import McpSettings
+    from semantic_layer.graph import Graph
 
 err = Console(stderr=True)  # stdout belongs to the protocol on stdio
 
@@ -44,7 +42,7 @@ def mcp_command(
         typer.Option(
             "--tokens",
             help='http: JSON file mapping bearer tokens to user ids, {"token": 10000001}. '
-            f"Default: ${TOKENS_ENV}.",
+            "Default: $MOVIEAGENT_MCP_TOKENS.",
         ),
     ] = None,
     auth_server: Annotated[
@@ -85,6 +83,9 @@ def mcp_command(
         serve_http,
         serve_stdio,
     )
+    from semantic_layer.errors import SemanticLayerError, UserIdError
+    from semantic_layer.graph import connect
+    from semantic_layer.recommend.neighbour_cache import SHARED
     from semantic_layer.user_policy import session_for
 
     if tokens is not None and transport is Transport.stdio:
@@ -145,6 +146,9 @@ def mcp_command(
 
 
 def _settings(tokens: Path | None, auth_server: str | None, public_url: str | None) -> McpSettings:
+    from mcp_server.settings import McpSettings
+    from semantic_layer.errors import SemanticLayerError
+
     explicit: dict[str, Any] = dict(
         MOVIEAGENT_MCP_TOKENS=tokens,
         MOVIEAGENT_MCP_AUTH_SERVER=auth_server,
@@ -160,6 +164,8 @@ def _tokens(
     settings: McpSettings, transport: Transport
 ) -> tuple[Path | None, dict[SecretStr, int] | None]:
     """The tokens file (from --tokens or the settings) and its tokens; none over stdio."""
+    from mcp_server.auth import TokenFileError, read_tokens
+
     if transport is Transport.stdio:
         return None, None  # a tokens file in the settings is for the HTTP server
     path = settings.tokens_file
@@ -172,6 +178,8 @@ def _tokens(
 
 
 def _check_graph(graph: Graph) -> None:
+    from semantic_layer.graph_stats import graph_problem
+
     if problem := graph_problem(graph):
         _fail(problem)
 

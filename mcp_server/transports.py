@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+import sys
+from typing import cast
 
 import anyio
 from mcp.server import Server
@@ -13,6 +15,7 @@ from pydantic import AnyHttpUrl
 from starlette.applications import Starlette
 
 from mcp_server.auth import SCOPE, Tokens, TokenUsers
+from mcp_server.stdin_lines import DaemonStdin
 
 PATH = "/mcp"
 
@@ -38,8 +41,11 @@ def http_problem(host: str, tokens: Tokens | None) -> str | None:
 
 
 def serve_stdio(server: Server) -> None:
+    """Serve until stdin ends; SIGTERM or Ctrl-C end it too (`DaemonStdin`)."""
+    stdin = cast("anyio.AsyncFile[str]", DaemonStdin(sys.stdin.fileno()))  # only iterated
+
     async def main() -> None:
-        async with stdio_server() as (read, write):
+        async with stdio_server(stdin=stdin) as (read, write):
             await server.run(read, write, server.create_initialization_options())
 
     anyio.run(main)

@@ -1,3 +1,3 @@
-from movieagent.cli import app
+from movieagent.cli import main
 
-app()
+main()

@@ -10,13 +10,9 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
-from semantic_layer.errors import SemanticLayerError, ToolArgumentsError, UserIdError
-from semantic_layer.graph import connect
-from semantic_layer.graph_stats import IMPORT_HINT, graph_problem, graph_stats
-from semantic_layer.text_safety import clean_value
-from semantic_layer.user_policy import session_for
+# The graph, the tools and their libraries are imported when a command runs, so that
+# `movieagent --help` (and every other command) does not pay for them.
 
 err = Console(stderr=True)
 
@@ -25,6 +21,12 @@ def stats_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Node counts per label and relationship counts per type."""
+    from rich.table import Table
+
+    from semantic_layer.errors import SemanticLayerError
+    from semantic_layer.graph import connect
+    from semantic_layer.graph_stats import IMPORT_HINT, graph_stats
+
     try:
         with connect() as graph:
             stats = graph_stats(graph)
@@ -52,7 +54,11 @@ def stats_command(
 def _tools(
     user_id: int | None, require_data: bool = False, admin: bool = False
 ) -> Iterator[tuple[dict[str, Any], Any]]:
+    from semantic_layer.errors import SemanticLayerError, UserIdError
+    from semantic_layer.graph import connect
+    from semantic_layer.graph_stats import graph_problem
     from semantic_layer.tools import ToolContext, build_tools
+    from semantic_layer.user_policy import session_for
 
     try:
         with connect() as graph:
@@ -75,6 +81,8 @@ def tools_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON with each schema.")] = False,
 ) -> None:
     """Every tool the agent can call, with its description and argument schema."""
+    from rich.table import Table
+
     with _tools(None) as (tools, _):
         listing = [
             {
@@ -120,6 +128,9 @@ def tool_command(
     ] = False,
 ) -> None:
     """Run one tool directly, without an LLM: the way to check a new Cypher tool."""
+    from semantic_layer.errors import ToolArgumentsError
+    from semantic_layer.text_safety import clean_value
+
     try:
         arguments = json.loads(args)
     except json.JSONDecodeError as e:

@@ -53,6 +53,14 @@ def graph_health(graph: Graph) -> GraphHealth:
 
 
 def graph_problem(graph: Graph) -> str | None:
-    """Why questions cannot be answered from `graph` (one sentence), or None when it has movies."""
-    health = graph_health(graph)
-    return None if health.loaded else health.detail
+    """Why questions cannot be answered from `graph` (one sentence), or None when it has movies.
+
+    Only the movies are counted (a count both backends keep per label), not every relationship:
+    the check runs before each command and costs milliseconds, not a scan of a million edges."""
+    try:
+        rows = graph.read("admin/movie_count")
+    except SemanticLayerError as e:  # unreachable or broken: the error says what to do
+        return str(e)
+    if rows and int(rows[0]["count"]) > 0:
+        return None
+    return IMPORT_HINT.format(graph=graph.describe())

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 
 from ui.access import has_auth_section, login_problem, secrets_files
+from ui.supervise import run_supervised
 
 APP = Path(__file__).resolve().parent / "app.py"
 # The app shows the user's graph and ratings: by default only this machine can reach it. Listening
@@ -62,17 +60,16 @@ def ui_command(
         bool, typer.Option("--headless", help="Do not open a browser window.")
     ] = False,
 ) -> None:
-    """Open the chat app in the browser (Ctrl-C stops it)."""
+    """Open the chat app in the browser (Ctrl-C or SIGTERM stops it and the app's server)."""
+    from rich.console import Console
+    from rich.markup import escape
+
     listen = address or os.environ.get("STREAMLIT_SERVER_ADDRESS") or LOCAL_ADDRESS
     problem = login_problem(listen, has_auth_section(secrets_files()))
     if problem:  # the page refuses too; this says it before anything starts
         Console(stderr=True).print(f"[red]error:[/red] {escape(problem)}")
         raise typer.Exit(2)
-    try:
-        code = subprocess.call(streamlit_command(port, address, headless))
-    except KeyboardInterrupt:
-        code = 0
-    raise typer.Exit(code)
+    raise typer.Exit(run_supervised(streamlit_command(port, address, headless)))
 
 
 def register(app: typer.Typer) -> None:

@@ -18,7 +18,7 @@ def cli(tools_graph: Any, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
     def shared() -> Any:
         yield tools_graph  # the session's graph, not closed by the command
 
-    monkeypatch.setattr("semantic_layer.cli.connect", shared)
+    monkeypatch.setattr("semantic_layer.graph.connect", shared)
     return CliRunner()
 
 
@@ -83,7 +83,7 @@ def writable_cli(writable: Any, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
     def private() -> Any:
         yield writable
 
-    monkeypatch.setattr("semantic_layer.cli.connect", private)
+    monkeypatch.setattr("semantic_layer.graph.connect", private)
     return CliRunner()
 
 

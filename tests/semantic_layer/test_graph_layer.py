@@ -53,8 +53,9 @@ def test_redis_forks_no_snapshot_of_its_own_while_a_graph_is_copied(movie_graph:
             assert copy is not None and copy.read("admin/node_counts")
     finally:
         del client.execute_command
-    (during,) = seen
-    assert during["save"] == "" and during["auto-aof-rewrite-percentage"] == "0"
+    assert seen  # one attempt, or more when a fork of the copy before was still running
+    for during in seen:
+        assert during["save"] == "" and during["auto-aof-rewrite-percentage"] == "0"
     after = client.config_get("*")
     assert after["save"] == DEFAULT_SNAPSHOTS
     assert after["auto-aof-rewrite-percentage"] == str(AOF_REWRITE_PERCENTAGE)

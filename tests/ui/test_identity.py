@@ -102,7 +102,7 @@ def test_movieagent_ui_refuses_all_interfaces_without_auth(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     started: list[list[str]] = []
-    monkeypatch.setattr(ui.cli.subprocess, "call", lambda cmd: started.append(cmd) or 0)
+    monkeypatch.setattr(ui.cli, "run_supervised", lambda cmd: started.append(cmd) or 0)
     monkeypatch.setattr(ui.cli, "secrets_files", lambda: secrets_files(tmp_path, tmp_path))
     refused = CliRunner().invoke(cli_app, ["ui", "--address", "0.0.0.0"])
     assert refused.exit_code == 2

@@ -1,0 +1,2 @@
+MATCH (m:Movie)
+RETURN count(m) AS count
