@@ -10,7 +10,7 @@ import re
 from semantic_layer.linking.mentions import YearsMention
 
 FIRST_YEAR, LAST_YEAR = 1870, 2100
-_YEAR = re.compile(r"(?<![\w.])(1[89]\d\d|20\d\d)(s)?(?![\w.])")
+_YEAR = re.compile(r"(?<![\w.])(1[89]\d\d|20\d\d)(s)?(?!\w|\.\d)")  # a full stop may end it
 _SHORT_DECADE = re.compile(r"(?<![\w.])['\u2019]?([0-9]0)s(?!\w)")
 
 

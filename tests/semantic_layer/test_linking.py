@@ -90,6 +90,12 @@ def test_years_and_decades_become_ranges() -> None:
     assert years_mentions("rated 4.5 by 1000000 people") == []
 
 
+def test_a_year_or_decade_that_ends_a_sentence_is_read() -> None:
+    ends = [(y.first, y.last) for y in years_mentions("Made in the 2000s. Or in 1995! Or 1987.")]
+    assert ends == [(2000, 2009), (1995, 1995), (1987, 1987)]
+    assert years_mentions("version 1995.2") == []
+
+
 class _Rating(BaseModel):
     movie: str = Field(json_schema_extra=entity("movie"))
     rating: float
