@@ -45,7 +45,7 @@ class Facts:
     titles: dict[str, int] = field(default_factory=dict)  # folded title -> a movie id held
     people: set[str] = field(default_factory=set)
     pairs: set[tuple[int, str]] = field(default_factory=set)
-    texts: list[str] = field(default_factory=list)  # declared tools' rows, as text
+    texts: list[str] = field(default_factory=list)  # declared tools' rows, reasons, as text
     ratings: set[float] = field(default_factory=set)
     user_rating: bool = (
         False  # a row holds the user's own rating of a movie (or that there is none)
@@ -89,6 +89,8 @@ def _add(facts: Facts, data: Any) -> None:
     elif isinstance(data, Recommendations):
         for rec in data.recommendations:  # every result features each person asked for
             facts.add_movie(rec, data.basis.people)
+        # a reason names the movies it comes from (the user's likes): the row holds them
+        facts.texts += [fold(rec.why) for rec in data.recommendations if rec.why]
         facts.people.update(fold(name) for name in data.basis.people)
         if data.basis.movie_id is not None:
             facts.movies[data.basis.movie_id] = None

@@ -120,3 +120,17 @@ def test_the_people_a_recommendation_was_held_to_are_facts_of_its_movies(
     assert (
         unsupported("Blade Runner (1982), directed by Ridley Scott.", [result], movie_graph) == []
     )
+
+
+def test_the_movies_a_recommendations_reason_names_are_held(movie_graph: Any) -> None:
+    from semantic_layer.tools.payloads import Basis, Recommendation, Recommendations
+
+    why = "like Alien (1979) and Blade Runner (1982): viewers who liked them liked it too"
+    recs = Recommendations(
+        basis=Basis(movie="Alien", movie_id=1214),
+        recommendations=[Recommendation(movie_id=2571, title="The Matrix", year=1999, why=why)],
+    )
+    result = ToolResult(tool="recommender", kind="recommendations", data=recs)
+    answer = f"- The Matrix (1999): {why}"
+    assert unsupported(answer, [result], movie_graph) == []
+    assert unsupported("- The Matrix (1999): like Heat (1995).", [result], movie_graph)
