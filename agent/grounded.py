@@ -47,9 +47,8 @@ class Facts:
     pairs: set[tuple[int, str]] = field(default_factory=set)
     texts: list[str] = field(default_factory=list)  # declared tools' rows, reasons, as text
     ratings: set[float] = field(default_factory=set)
-    user_rating: bool = (
-        False  # a row holds the user's own rating of a movie (or that there is none)
-    )
+    # a row holds the user's own rating of a movie (or says there is none): ratings are checked
+    user_rating: bool = False
 
     def add_movie(self, film: Film | None, people: Iterable[str] = ()) -> None:
         if film is None:
