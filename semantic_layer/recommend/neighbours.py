@@ -68,17 +68,7 @@ class Neighbours:
         """[movieId, score] of the movies with a positive score that satisfy the constraints
         `params` (as `Constraints.params` gives them) as loaded, none in `leave_out`, best
         first by score damped by likeCount ^ `damping` (then ratingAvg, then movieId)."""
-        keep = scores > 0
-        if params["yearFrom"] is not None:
-            keep &= self.year >= params["yearFrom"]
-        if params["yearTo"] is not None:
-            keep &= self.year <= params["yearTo"]
-        keep &= self.rating_count >= params["minCount"]
-        if params["maxCount"] is not None:
-            keep &= self.rating_count < params["maxCount"]
-        if params["allowed"] is not None:
-            keep &= np.isin(self.movie_ids, np.asarray(params["allowed"], dtype=np.int64))
-        keep &= self._genre_mask(params)
+        keep = (scores > 0) & self.admitted(params)
         if leave_out:
             keep[self.positions(leave_out)] = False
         at = np.flatnonzero(keep)
@@ -88,6 +78,37 @@ class Neighbours:
         avg = np.nan_to_num(self.rating_avg[at], nan=-np.inf)
         order = np.lexsort((self.movie_ids[at], -avg, -damped))
         return [[int(self.movie_ids[at[i]]), float(scores[at[i]])] for i in order]
+
+    def best_rated(
+        self, params: dict[str, Any], leave_out: set[int], prior_mean: float, prior_weight: float
+    ) -> list[int]:
+        """Ids of the movies that satisfy the constraints `params` as loaded, none in
+        `leave_out`, best first by the damped mean rating the `recommend/pool_*` queries rank
+        by (then more ratings, then movieId)."""
+        keep = self.admitted(params)
+        if leave_out:
+            keep[self.positions(leave_out)] = False
+        at = np.flatnonzero(keep)
+        count = self.rating_count[at].astype(np.float64)
+        mean = np.nan_to_num(self.rating_avg[at], nan=0.0)
+        damped = (count * mean + prior_weight * prior_mean) / (count + prior_weight)
+        order = np.lexsort((self.movie_ids[at], -count, -damped))
+        return [int(i) for i in self.movie_ids[at[order]]]
+
+    def admitted(self, params: dict[str, Any]) -> np.ndarray:
+        """Per movie position: whether it satisfies the constraints `params` (as
+        `Constraints.params` gives them) as loaded."""
+        keep = np.ones(len(self.movie_ids), dtype=bool)
+        if params["yearFrom"] is not None:
+            keep &= self.year >= params["yearFrom"]
+        if params["yearTo"] is not None:
+            keep &= self.year <= params["yearTo"]
+        keep &= self.rating_count >= params["minCount"]
+        if params["maxCount"] is not None:
+            keep &= self.rating_count < params["maxCount"]
+        if params["allowed"] is not None:
+            keep &= np.isin(self.movie_ids, np.asarray(params["allowed"], dtype=np.int64))
+        return keep & self._genre_mask(params)
 
     def _genre_mask(self, params: dict[str, Any]) -> np.ndarray:
         column = {name: i for i, name in enumerate(self.genre_names)}

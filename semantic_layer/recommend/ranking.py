@@ -59,6 +59,7 @@ class Request:
     allowed: list[int] | None = None  # the people's movies, when people are named
     filling: bool = False  # loosened constraints fill up: the pool, ranked by taste, not by_taste
     neighbours: Neighbours | None = None  # the SIMILAR edges in memory, once loaded
+    read_once: dict[str, Any] = field(default_factory=dict, compare=False)  # shared by replace()
 
 
 def rank(graph: Reader, request: Request, bands: Bands, skip: set[int]) -> list[Pick]:
@@ -129,6 +130,9 @@ def _rating(
     if not request.allowed:  # without people a movie needs a few ratings to be ranked by them
         params["minCount"] = max(params["minCount"], MIN_POOL_RATINGS)
     extra = len(skip) + (2 * wanted if request.taste.known else 0)
+    if request.neighbours is not None:
+        rows = _rating_in_memory(graph, request, request.neighbours, params, skip, wanted + extra)
+        return _rating_picks(graph, request, rows, skip, wanted)
     if request.allowed is not None:
         name = "recommend/pool_by_ids"
     elif c.genres and not c.any_genre:
@@ -140,6 +144,12 @@ def _rating(
     rows = graph.read(name, {**params, "topK": wanted + extra + (POOL_TOP_K if checks else 0)})
     if checks and len(rows) < wanted + extra:  # the cut may have left out movies that pass
         rows = graph.read(name, {**params, "topK": ALL})
+    return _rating_picks(graph, request, rows, skip, wanted)
+
+
+def _rating_picks(
+    graph: Reader, request: Request, rows: list[dict[str, Any]], skip: set[int], wanted: int
+) -> list[Pick]:
     rows = [r for r in rows if r["movieId"] not in skip]
     taste = _taste_of(graph, request, [r["movieId"] for r in rows])
     if taste:  # in the user's taste first, by it; movies like what they disliked last
@@ -166,14 +176,39 @@ def _taste_in_memory(
     """by_taste's rows, scored in memory: the best candidates as loaded, checked again on the
     graph as it is now (`recommend/taste_picks`)."""
     seeds = request.taste.seeds()
-    [rated] = graph.read("recommend/rated_ids", {"userId": request.user_id})
-    leave_out = set(rated["movieIds"]) | skip
+    leave_out = _rated(graph, request) | skip
     picks = neighbours.candidates(neighbours.taste_scores(seeds), base, leave_out, DAMPING)
     wanted = request.limit + len(skip)
     return graph.read(
         "recommend/taste_picks",
         {**base, "picks": picks[: wanted + PICK_MARGIN], "damping": DAMPING, "limit": wanted},
     )
+
+
+def _rating_in_memory(
+    graph: Reader,
+    request: Request,
+    neighbours: Neighbours,
+    params: dict[str, Any],
+    skip: set[int],
+    limit: int,
+) -> list[dict[str, Any]]:
+    """The pool's rows, ranked in memory: the best rated as loaded, checked and ranked again on
+    the graph as it is now (`recommend/pool_by_ids`)."""
+    best = neighbours.best_rated(params, _rated(graph, request) | skip, PRIOR_MEAN, PRIOR_WEIGHT)
+    return graph.read(
+        "recommend/pool_by_ids",
+        {**params, "allowed": best[: limit + PICK_MARGIN], "topK": ALL, "limit": limit},
+    )
+
+
+def _rated(graph: Reader, request: Request) -> set[int]:
+    """The movies the user rated, read once per request (its loosenings included)."""
+    if "rated" not in request.read_once:
+        [row] = graph.read("recommend/rated_ids", {"userId": request.user_id})
+        request.read_once["rated"] = set(row["movieIds"])
+    rated: set[int] = request.read_once["rated"]
+    return rated
 
 
 def _taste_of(graph: Reader, request: Request, movie_ids: list[int]) -> dict[int, dict[str, Any]]:

@@ -3,9 +3,10 @@
 Every argument is optional and they combine. Names resolve through `semantic_layer.resolve`
 (an ambiguous one comes back as candidates). The ranking and the constraints are in
 `semantic_layer.recommend`; when fewer than half the movies asked for satisfy the constraints,
-they are loosened in a stated order and the message says which and how. Personal scores come
-from the neighbourhoods in memory once they are loaded (`semantic_layer.recommend.
-neighbour_cache`: warm them at start), else from the queries alone; the results are the same.
+they are loosened in a stated order and the message says which and how. Personal scores and
+the best-rated pool come from the neighbourhoods in memory once they are loaded
+(`semantic_layer.recommend.neighbour_cache`: warm them at start), else from the queries alone;
+the results are the same.
 """
 
 from __future__ import annotations
@@ -180,9 +181,7 @@ class Recommender(Tool[RecommenderInput]):
             movies=[{"movieId": m.movie_id, "label": m.label} for m in movies],
             taste=taste,
             allowed=sorted(roles) if people else None,
-            neighbours=self.neighbours.get(graph.graph)
-            if self.neighbours is not None and taste.known
-            else None,
+            neighbours=self.neighbours.get(graph.graph) if self.neighbours is not None else None,
         )
         picks = rank(graph, request, bands, set())
         loosened = ""

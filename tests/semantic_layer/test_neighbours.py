@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from semantic_layer.recommend.neighbour_cache import NeighbourCache
-from semantic_layer.session import Session
+from semantic_layer.session import GUEST_USER_ID, Session
 from semantic_layer.tools import ToolContext
 from semantic_layer.tools.recommender import Recommender
 
@@ -34,6 +34,11 @@ def _lists(tool: Recommender, graph: Any, user: int, arguments: dict[str, Any]) 
         (1, {"movies": ["Heat"]}),
         (1, {"year_from": 1990, "year_to": 1999}),
         (21, {"popularity": "hidden_gems", "limit": 20}),
+        (GUEST_USER_ID, {"genres": ["Drama"]}),  # the best-rated pool alone
+        (GUEST_USER_ID, {"genres": ["Comedy", "Crime"], "exclude_genres": ["Drama"]}),
+        (414, {"genres": ["Film-Noir"], "year_from": 1990, "year_to": 1999}),  # loosened
+        (1, {"people": ["Tom Hanks"], "limit": 15}),
+        (1, {"movies": ["Casablanca"], "genres": ["Western"], "popularity": "well_known"}),
     ],
 )
 def test_in_memory_gives_what_the_queries_give(
@@ -44,6 +49,7 @@ def test_in_memory_gives_what_the_queries_give(
     assert memory and memory == queries
     names = {q.name for q in result.queries}
     assert "recommend/by_taste" not in names and "recommend/taste_of" not in names
+    assert not names & {"recommend/pool_catalogue", "recommend/pool_by_genre"}
 
 
 def test_in_memory_checks_every_genre_on_all_candidates(
