@@ -19,13 +19,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from semantic_layer.linking.arguments import ENTITY_KEY, linked_names
+from semantic_layer.linking.arguments import ENTITY_KEY, YEAR_FROM, YEAR_TO, linked_names
 from semantic_layer.linking.mentions import Linked
 from semantic_layer.tools.contract import Tool
 
 FINAL_ANSWER = "Final Answer"
 THOUGHT_MAX_CHARS = 240  # bounds the free text before the action, so small models terminate
 _NOISE = {"title", "description", "examples"}
+_STATED = "x-stated"  # marks an argument the question states whole: required in the grammar
 
 
 def step_schema(
@@ -86,7 +87,7 @@ def _clean(node: Any, linked: Linked) -> Any:
         return node
     out: dict[str, Any] = {}
     for key, value in node.items():
-        if key in _NOISE or key == ENTITY_KEY:
+        if key in _NOISE or key in (ENTITY_KEY, _STATED):
             continue
         if key == "properties" and isinstance(value, dict):
             # argument names are kept as they are, even one called "title"
@@ -95,6 +96,9 @@ def _clean(node: Any, linked: Linked) -> Any:
                 n: _closed(sub, linked) if n not in required else sub for n, sub in value.items()
             }
             out[key] = {n: _clean(sub, linked) for n, sub in kept.items() if sub is not None}
+            stated = [n for n, sub in kept.items() if isinstance(sub, dict) and _STATED in sub]
+            if stated:  # the question's year range: the model writes it
+                out["required"] = [*node.get("required", []), *stated]
         elif key in ("default", "const", "enum"):
             out[key] = value
         else:
@@ -105,20 +109,31 @@ def _clean(node: Any, linked: Linked) -> Any:
 
 def _closed(schema: Any, linked: Linked) -> Any:
     """An argument whose values come from a closed vocabulary of the question (`x-entity`
-    genre or years) admits only what linking found there: the genres the question names, a
-    year range only when it names years. When linking found movies, people, genres or years
+    genre, or an end of a year range) admits only what linking found there: the genres the
+    question names, a year range only when it names years (`_year_end`). When linking found movies, people, genres or years
     but none of that kind, the argument is left out (nobody asked for it: "something like Heat"
     is neither "Heat, and Drama" nor "Heat, from 1995"); when it found nothing at all, the
     argument stays open to the model ("a feel-good film")."""
     kinds = str(schema.get(ENTITY_KEY, "")).split() if isinstance(schema, dict) else []
-    if not {"genre", "years"} & set(kinds):
+    ends = {YEAR_FROM, YEAR_TO} & set(kinds)
+    if not ("genre" in kinds or ends):
         return schema
     if not (linked.strong_movies() or linked.strong_people() or linked.genres or linked.years):
         return schema
-    if "years" in kinds:
-        return schema if linked.years else None
+    if ends:
+        return _year_end(linked, YEAR_FROM in ends) if linked.years else None
     genres = [g.genre for g in linked.genres]
     return _only(schema, genres) if genres else None
+
+
+def _year_end(linked: Linked, first: bool) -> dict[str, Any]:
+    """One end of the year range the question names. A range (a decade, two years) is stated
+    whole: both ends, required. A single year may be either end or both ("from 1994",
+    "before 1994", "in 1994"): offered, not required."""
+    years = linked.years[0]
+    if years.first == years.last:
+        return {"type": "integer", "enum": [years.first]}
+    return {"type": "integer", "const": years.first if first else years.last, _STATED: True}
 
 
 def _only(node: Any, allowed: list[str]) -> Any:

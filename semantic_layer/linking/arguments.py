@@ -21,11 +21,12 @@ from semantic_layer.resolve.kind import Fit, Kind, fit
 from semantic_layer.resolve.reader import Reader
 
 ENTITY_KEY = "x-entity"
+YEAR_FROM, YEAR_TO = "year-from", "year-to"  # the kinds of a year range's two ends
 
 
 def entity(*kinds: str) -> dict[str, Any]:
     """The JSON schema extra that marks a field as naming one of `kinds` (movie, person,
-    genre; years for a year the question gives)."""
+    genre; `YEAR_FROM` and `YEAR_TO` for the ends of a year range the question gives)."""
     return {ENTITY_KEY: " ".join(kinds)}
 
 

@@ -3,7 +3,9 @@
 Movies and people come from the graph's full-text indexes (`names`), genres from the genre
 vocabulary (`genres`), years and decades from digits (`years`). A one-word movie or person
 inside a longer mention of the other kind is dropped ("Heat" in "Heath Ledger" cannot happen,
-"Ford" in "Harrison Ford" can), and genre words inside a title or name do not count.
+"Ford" in "Harrison Ford" can), and genre words inside a title or name do not count (inside
+a weak mention they do: "romance" is the genre even though a movie is called Romance). Years
+named apart from titles make one range ("between 1960 and 1975").
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from semantic_layer.linking.genres import genre_mentions
 from semantic_layer.linking.mentions import Linked, Mention, MovieMention, PersonMention
 from semantic_layer.linking.names import SURNAME, movie_mentions, person_mentions
 from semantic_layer.linking.tokens import Span, words
-from semantic_layer.linking.years import years_mentions
+from semantic_layer.linking.years import as_range, years_mentions
 from semantic_layer.resolve.reader import Reader
 
 MAX_TEXT = 2000  # characters of a text that are linked
@@ -31,11 +33,17 @@ def link(graph: Reader | None, text: str) -> Linked:
         p for p in people if not _inside_other(p, movies) and not _surname_of_a_title(p, movies)
     ]
     taken = [Span(0, 0, m.start, m.end, m.text) for m in [*movies, *people]]
+    names = [t for t, m in zip(taken, [*movies, *people], strict=True) if m.strength == "strong"]
     years = [
         y for y in years_mentions(text)
         if not any(t.start <= y.start < t.end or _dates(text, t.end, y.start) for t in taken)
     ]  # fmt: skip
-    return Linked(movies=movies, people=people, genres=genre_mentions(text, taken), years=years)
+    return Linked(
+        movies=movies,
+        people=people,
+        genres=genre_mentions(text, names),
+        years=as_range(years, text),
+    )
 
 
 def _dates(text: str, end: int, start: int) -> bool:

@@ -1,6 +1,8 @@
 """Years and decades a text names: "1995", "the 1980s", "'90s", "90s" become ranges of years.
 
-Only digits are read (no words), so this works the same in every language.
+Only digits are read (no words), so this works the same in every language. Several years or
+decades in one text are one range, from the first to the last ("from 1960 to 1975",
+"1960-1975", "80s or 90s").
 """
 
 from __future__ import annotations
@@ -35,3 +37,20 @@ def _mention(match: re.Match[str], first: int, last: int) -> YearsMention:
     return YearsMention(
         text=match.group(), start=match.start(), end=match.end(), first=first, last=last
     )
+
+
+def as_range(found: list[YearsMention], text: str) -> list[YearsMention]:
+    """`found` (mentions in `text`) as one mention spanning from its first year to its last
+    (unchanged when it holds fewer than two)."""
+    if len(found) < 2:
+        return found
+    first, last = found[0], found[-1]
+    return [
+        YearsMention(
+            text=text[first.start : last.end],
+            start=first.start,
+            end=last.end,
+            first=min(m.first for m in found),
+            last=max(m.last for m in found),
+        )
+    ]

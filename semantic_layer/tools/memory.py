@@ -37,10 +37,10 @@ class MemoryInput(StrictInput):
 class Memory(Tool[MemoryInput]):
     name = "memory"
     description = (
-        "Remember the user's rating of one movie (1 to 5 stars), for example when they say "
-        "'I loved The Matrix' (5) or 'Heat was ok' (3). Rates exactly one movie: if the title "
-        "is ambiguous it returns the candidates and stores nothing. With no rating it stores "
-        "nothing and says the rating the user gave the movie."
+        "Store the rating the user gives one movie (0.5 to 5 stars; 'loved it' is 5, 'it was "
+        "ok' is 3), or, called without a rating, say the rating they gave it before and store "
+        "nothing. Rates exactly one movie: if the title is ambiguous it returns the candidates "
+        "and stores nothing."
     )
     input_model = MemoryInput
     mode = "write"

@@ -16,7 +16,7 @@ from typing import Any, Literal, Self, get_origin
 
 from pydantic import BaseModel, Field, model_validator
 
-from semantic_layer.linking.arguments import entity
+from semantic_layer.linking.arguments import YEAR_FROM, YEAR_TO, entity
 from semantic_layer.recommend.constraints import MAX_GENRES, Bands, Constraints
 from semantic_layer.recommend.neighbour_cache import SHARED, NeighbourCache
 from semantic_layer.recommend.ranking import Pick, Request, rank
@@ -64,14 +64,14 @@ class RecommenderInput(StrictInput):
         description="Actors or directors every result must feature ('with Bill Murray').",
     )
     year_from: int | None = Field(
-        json_schema_extra=entity("years"),
+        json_schema_extra=entity(YEAR_FROM),
         default=None,
         ge=1870,
         le=2100,
         description="First release year ('90s' = 1990).",
     )
     year_to: int | None = Field(
-        json_schema_extra=entity("years"),
+        json_schema_extra=entity(YEAR_TO),
         default=None,
         ge=1870,
         le=2100,

@@ -85,7 +85,7 @@ def test_a_genre_argument_admits_only_the_genres_the_question_names() -> None:
     class Input(BaseModel):
         movie: str | None = Field(None, json_schema_extra=entity("movie"))
         genre: Genre | None = Field(None, json_schema_extra=entity("genre"))
-        year_from: int | None = Field(None, json_schema_extra=entity("years"))
+        year_from: int | None = Field(None, json_schema_extra=entity("year-from"))
 
     tool = ScriptedTool("recommend", "Movies to watch.", Input)
     heat = MovieMatch(movie_id=6, title="Heat", year=1995, name="Heat", score=1.0)
@@ -103,3 +103,36 @@ def test_a_genre_argument_admits_only_the_genres_the_question_names() -> None:
     both = tool_input_schema(tool, Linked(movies=[like_heat], genres=[comedy]))["properties"]
     enums = [o["enum"] for o in both["genre"]["anyOf"] if "enum" in o]
     assert enums == [["Comedy"]]
+
+
+def test_a_year_range_the_question_states_is_written_whole() -> None:
+    from pydantic import BaseModel, Field
+
+    from semantic_layer.linking.arguments import YEAR_FROM, YEAR_TO, entity
+    from semantic_layer.linking.mentions import Linked, YearsMention
+    from tests.agent.fakes import ScriptedTool
+
+    class Input(BaseModel):
+        genre: str | None = None
+        year_from: int | None = Field(None, json_schema_extra=entity(YEAR_FROM))
+        year_to: int | None = Field(None, json_schema_extra=entity(YEAR_TO))
+
+    tool = ScriptedTool("recommend", "Movies to watch.", Input)
+    eighties = YearsMention(text="80s", start=0, end=3, first=1980, last=1989)
+    schema = tool_input_schema(tool, Linked(years=[eighties]))
+    assert schema["required"] == ["year_from", "year_to"]
+    assert schema["properties"]["year_from"] == {"type": "integer", "const": 1980}
+    assert schema["properties"]["year_to"] == {"type": "integer", "const": 1989}
+    # one year may be either end ("from 1994", "before 1994"): offered, the model chooses
+    one = YearsMention(text="1994", start=0, end=4, first=1994, last=1994)
+    single = tool_input_schema(tool, Linked(years=[one]))
+    assert "required" not in single
+    assert single["properties"]["year_to"] == {"type": "integer", "enum": [1994]}
+    assert "x-stated" not in json.dumps(schema) + json.dumps(single)
+    from llama_cpp import LlamaGrammar
+
+    step = step_schema([tool], linked=Linked(years=[eighties]))
+    grammar = LlamaGrammar.from_json_schema(json.dumps(step), verbose=False)._grammar
+    assert '"1980"' in grammar and '"1989"' in grammar
+    # without years the range is open when nothing else was found, absent when something was
+    assert "year_from" in tool_input_schema(tool, Linked())["properties"]

@@ -1,7 +1,8 @@
 """SIGTERM to a long-running command leaves nothing running: `movieagent mcp` over stdio and over
-HTTP, and `movieagent ui` with a page session open. Each runs on its own data directory with the
-tiny release; once it serves, every process it started (its children, the data directory's
-`redis-server`, which is a daemon of its own) must end after SIGTERM."""
+HTTP, `movieagent ui` with a page session open, and `movieagent chat` waiting for a question.
+Each runs on its own data directory with the tiny release; once it serves, every process it
+started (its children, the data directory's `redis-server`, which is a daemon of its own) must
+end after SIGTERM. (The model server ending with the app: `tests/agent/test_llama_server.py`.)"""
 
 from __future__ import annotations
 
@@ -184,6 +185,14 @@ def test_sigterm_ends_the_ui_its_streamlit_child_and_its_graph_server(
 
     asyncio.run(open_a_page())
     assert _descendants(command.pid), "`movieagent ui` runs Streamlit as its child"
+    _terminate_and_check(command, imported.data_dir)
+
+
+def test_sigterm_ends_a_chat_waiting_for_a_question_and_its_graph_server(
+    imported: GraphSettings, started: list[subprocess.Popen[bytes]]
+) -> None:
+    command = _movieagent(["chat"], imported, started)  # stdin stays open: it waits at "you>"
+    _wait_for(lambda: server_pid(imported.data_dir) is not None, "the chat's graph", command)
     _terminate_and_check(command, imported.data_dir)
 
 

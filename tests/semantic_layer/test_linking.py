@@ -84,6 +84,22 @@ def test_genres_are_found_in_several_languages_but_not_inside_a_title(
     assert linked.genres == []
 
 
+def test_a_genre_word_that_is_also_an_obscure_title_stays_a_genre(tools_graph: Any) -> None:
+    # "Romance" (1999) and "Comedian" (2002) are titles too, linked weakly: the genre wins
+    linked = link(tools_graph, "A comedy without any romance, please.")
+    assert [g.genre for g in linked.genres] == ["Comedy", "Romance"]
+    assert [g.genre for g in link(tools_graph, "¿Me recomiendas una comedia?").genres] == ["Comedy"]
+
+
+def test_years_named_apart_make_one_range(tools_graph: Any) -> None:
+    linked = link(tools_graph, "Recommend westerns released between 1960 and 1975.")
+    assert [(y.first, y.last, y.text) for y in linked.years] == [(1960, 1975, "1960 and 1975")]
+    decades = link(tools_graph, "something from the 80s or 90s")
+    assert [(y.first, y.last) for y in decades.years] == [(1980, 1999)]
+    titled = link(tools_graph, "Something like Heat (1995) from the 2000s")
+    assert [(y.first, y.last) for y in titled.years] == [(2000, 2009)]
+
+
 def test_years_and_decades_become_ranges() -> None:
     found = [(y.first, y.last) for y in years_mentions("a 90s thriller, or from the 1980s, 2004")]
     assert found == [(1990, 1999), (1980, 1989), (2004, 2004)]
