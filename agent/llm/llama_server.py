@@ -188,6 +188,11 @@ def main(argv: list[str] | None = None) -> int:
         return 3
     server: ServerSettings = parse_model_from_args(ServerSettings, args)  # type: ignore[assignment]
     model: ModelSettings = parse_model_from_args(ModelSettings, args)  # type: ignore[assignment]
+    if model.draft_model:
+        # llama-cpp-python reads every token's logits to check a draft, but sizes its buffer of
+        # them from the `logits_all` it was given: with False the buffer holds n_batch rows and
+        # the first prompt longer than that fails ("could not broadcast input array").
+        model.logits_all = True
     try:
         trained = trained_context(model.model)
         if trained and model.n_ctx > trained:  # no more than it was trained on

@@ -285,3 +285,17 @@ def test_the_next_step_reuses_the_prompt_prefix_from_the_kv_cache(smollm: LlamaC
     assert usage is not None and usage.prompt_tokens > done.prompt_tokens
     # the first prompt (and its reply's first tokens, still in the cache) is not evaluated again
     assert 0.5 * done.prompt_tokens < usage.cached_prompt_tokens < usage.prompt_tokens
+
+
+def test_prompt_lookup_drafting_answers_a_prompt_longer_than_a_batch() -> None:
+    """`--draft N` (prompt-lookup decoding) on a prompt past n_batch (512) tokens: llama-cpp-
+    python sizes its logits buffer from `logits_all`, which the server turns on for a draft."""
+    assert MODEL is not None
+    draft = {"draft_model": "prompt-lookup-decoding", "draft_model_num_pred_tokens": 3}
+    llm = LlamaCppLLM(str(MODEL), n_ctx=2048, n_threads=THREADS, timeout_s=120, **draft)
+    try:
+        words = " ".join(f"Heat {n} Casino {n} Alien {n}." for n in range(60))
+        text = reply(list(llm.stream(ask(f"{words}\nRepeat the first sentence.", 16))))
+        assert text.strip()
+    finally:
+        llm.close()
