@@ -17,6 +17,7 @@ def absent_graph(movie_graph: Any, graph_settings: Any) -> Any:
     graph = FalkorGraph(graph_settings.model_copy(update={"graph_name": "never_imported"}))
     yield graph
     graph.delete_graph()
+    graph.close()
 
 
 def test_reading_a_graph_that_does_not_exist_yet_finds_nothing(absent_graph: Any) -> None:
