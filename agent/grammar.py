@@ -86,6 +86,7 @@ def _clean(node: Any, linked: Linked) -> Any:
     if not isinstance(node, dict):
         return node
     out: dict[str, Any] = {}
+    stated: list[str] = []  # the question's year range: the model writes it
     for key, value in node.items():
         if key in _NOISE or key in (ENTITY_KEY, _STATED):
             continue
@@ -97,12 +98,12 @@ def _clean(node: Any, linked: Linked) -> Any:
             }
             out[key] = {n: _clean(sub, linked) for n, sub in kept.items() if sub is not None}
             stated = [n for n, sub in kept.items() if isinstance(sub, dict) and _STATED in sub]
-            if stated:  # the question's year range: the model writes it
-                out["required"] = [*node.get("required", []), *stated]
         elif key in ("default", "const", "enum"):
             out[key] = value
         else:
             out[key] = _clean(value, linked)
+    if stated:  # after the loop: "required" comes after "properties" in a Pydantic schema
+        out["required"] = [*node.get("required", []), *stated]
     names = linked_names(linked, node.get(ENTITY_KEY))
     return _offering(out, names) if names else out
 
@@ -110,10 +111,10 @@ def _clean(node: Any, linked: Linked) -> Any:
 def _closed(schema: Any, linked: Linked) -> Any:
     """An argument whose values come from a closed vocabulary of the question (`x-entity`
     genre, or an end of a year range) admits only what linking found there: the genres the
-    question names, a year range only when it names years (`_year_end`). When linking found movies, people, genres or years
-    but none of that kind, the argument is left out (nobody asked for it: "something like Heat"
-    is neither "Heat, and Drama" nor "Heat, from 1995"); when it found nothing at all, the
-    argument stays open to the model ("a feel-good film")."""
+    question names, a year range only when it names years (`_year_end`). When linking found
+    movies, people, genres or years but none of that kind, the argument is left out (nobody
+    asked for it: "something like Heat" is neither "Heat, and Drama" nor "Heat, from 1995");
+    when it found nothing at all, the argument stays open to the model ("a feel-good film")."""
     kinds = str(schema.get(ENTITY_KEY, "")).split() if isinstance(schema, dict) else []
     ends = {YEAR_FROM, YEAR_TO} & set(kinds)
     if not ("genre" in kinds or ends):

@@ -136,3 +136,10 @@ def test_a_year_range_the_question_states_is_written_whole() -> None:
     assert '"1980"' in grammar and '"1989"' in grammar
     # without years the range is open when nothing else was found, absent when something was
     assert "year_from" in tool_input_schema(tool, Linked())["properties"]
+
+    class WithRequired(Input):
+        kind: str
+
+    required = ScriptedTool("recommend", "Movies to watch.", WithRequired)
+    schema = tool_input_schema(required, Linked(years=[eighties]))
+    assert schema["required"] == ["kind", "year_from", "year_to"]
