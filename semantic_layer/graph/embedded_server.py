@@ -74,6 +74,10 @@ class EmbeddedServer:
     def client(self) -> Any:
         return self.db.client
 
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
     def _start_config(self) -> dict[str, Any]:
         """Settings for a server started here. The append-only file is switched on only once it
         exists: a server that starts with `appendonly yes` and no such file would come up empty

@@ -152,6 +152,10 @@ class FalkorGraph(Graph):
     def _run(self, text: str, params: dict[str, Any], *, write: bool) -> list[Row]:
         import redis
 
+        if self._server.closed:
+            raise GraphUnavailableError(
+                f"The connection to the embedded FalkorDB in {self.settings.data_dir} is closed."
+            )
         run = self._graph.query if write else self._graph.ro_query
         try:
             result = run(text, params or None, timeout=self.timeout_ms)
@@ -165,6 +169,11 @@ class FalkorGraph(Graph):
             if "timed out" in str(e).lower() and self.timeout_ms:
                 raise GraphTimeoutError(timeout_sentence(self.timeout_ms)) from e
             raise GraphQueryError(f"FalkorDB rejected the query: {e}") from e
+        finally:
+            if self._server.closed:
+                # closed while this query ran (a background load): redis-py reconnected to
+                # finish it, and that connection would keep the server from shutting down
+                self._server.client.connection_pool.disconnect()
         columns = [column[1] for column in result.header]
         return [dict(zip(columns, map(_plain, row), strict=True)) for row in result.result_set]
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import signal
 import time
+from pathlib import Path
 
 from semantic_layer.graph import connect
 from semantic_layer.graph.embedded_server import DEFAULT_SNAPSHOTS
@@ -101,3 +102,34 @@ def test_the_server_of_a_killed_process_is_reused_made_durable_and_then_shut_dow
     while server_pid(imported.data_dir) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert server_pid(imported.data_dir) is None  # not left running forever
+
+
+def test_a_closed_connection_is_not_reopened_by_a_late_read(tmp_path: Path) -> None:
+    """A background reader (the neighbourhood load) that queried after its command closed the
+    graph made redis-py reconnect; with another client attached, that connection stayed open,
+    and the last client's close then kept the server running, orphaned."""
+    import pytest
+
+    from semantic_layer.errors import GraphUnavailableError
+
+    settings = GraphSettings.from_env({"MOVIEAGENT_DATA_DIR": str(tmp_path)})
+    with connect(settings) as other:
+        graph = connect(settings)
+        name = graph._server.name  # type: ignore[attr-defined]
+        graph.close()
+        with pytest.raises(GraphUnavailableError, match="closed"):
+            graph.read("admin/node_counts")
+        clients = [c.get("name") for c in other._server.client.client_list()]  # type: ignore[attr-defined]
+        assert name not in clients
+        pid = server_pid(tmp_path)
+    assert pid is not None
+    deadline = time.monotonic() + 10
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(pid), "the last close left the graph server running"
+
+
+def _alive(pid: int) -> bool:
+    import psutil
+
+    return psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
