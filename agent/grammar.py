@@ -11,7 +11,10 @@ the tool's Pydantic model before dispatch anyway.
 Argument schemas are inlined (no `$ref`), stripped of titles and descriptions (the prompt
 carries those) and closed with `additionalProperties: false`. An argument that names a movie, a
 person or a genre (its schema says so with `x-entity`, see `semantic_layer.linking.arguments`)
-admits the names linking found in the question first, then any text.
+admits the names linking found in the question first, then any text. What the question states
+is required, so the model writes it: a year range it names, and, when it names things of several
+kinds, each list of names of a kind it names (possibly empty: the model decides where a name
+belongs).
 """
 
 from __future__ import annotations
@@ -86,7 +89,7 @@ def _clean(node: Any, linked: Linked) -> Any:
     if not isinstance(node, dict):
         return node
     out: dict[str, Any] = {}
-    stated: list[str] = []  # the question's year range: the model writes it
+    stated: list[str] = []  # what the question states: the model writes it
     for key, value in node.items():
         if key in _NOISE or key in (ENTITY_KEY, _STATED):
             continue
@@ -97,7 +100,12 @@ def _clean(node: Any, linked: Linked) -> Any:
                 n: _closed(sub, linked) if n not in required else sub for n, sub in value.items()
             }
             out[key] = {n: _clean(sub, linked) for n, sub in kept.items() if sub is not None}
-            stated = [n for n, sub in kept.items() if isinstance(sub, dict) and _STATED in sub]
+            several = _kinds_found(linked) > 1
+            stated = [
+                n for n, sub in kept.items()
+                if n not in required
+                and (_stated_range(sub) or (several and _names_found(sub, linked)))
+            ]  # fmt: skip
         elif key in ("default", "const", "enum"):
             out[key] = value
         else:
@@ -106,6 +114,30 @@ def _clean(node: Any, linked: Linked) -> Any:
         out["required"] = [*node.get("required", []), *stated]
     names = linked_names(linked, node.get(ENTITY_KEY))
     return _offering(out, names) if names else out
+
+
+def _stated_range(schema: Any) -> bool:
+    return isinstance(schema, dict) and _STATED in schema
+
+
+def _kinds_found(linked: Linked) -> int:
+    """How many kinds of thing the question names: movies, people, genres, years."""
+    kinds = (linked.strong_movies(), linked.strong_people(), linked.genres, linked.years)
+    return sum(1 for found in kinds if found)
+
+
+def _names_found(schema: Any, linked: Linked) -> bool:
+    """Whether `schema` is a list of names of a kind the question names (linking found a movie
+    for a list of movies). When the question names things of several kinds, such a list is
+    required, possibly empty: a small model wrote one of them and closed the object (a person
+    without the genre asked with them; "a 90s thriller" without "Thriller", llama.cpp writing
+    the required year range first). With one kind the lists stay optional ("comedies without
+    romance": the model writes what it needs)."""
+    return (
+        isinstance(schema, dict)
+        and schema.get("type") == "array"
+        and bool(linked_names(linked, schema.get(ENTITY_KEY)))
+    )
 
 
 def _closed(schema: Any, linked: Linked) -> Any:

@@ -26,7 +26,7 @@ from agent.errors import AgentError
 from agent.grammar import FINAL_ANSWER
 from agent.language import language_name
 from agent.llm.base import ChatMessage
-from semantic_layer.linking.mentions import Linked
+from semantic_layer.linking.mentions import Linked, PersonMatch
 from semantic_layer.tools.contract import Tool
 
 PROMPTS_DIR = Path(__file__).parent / "prompts"
@@ -186,8 +186,9 @@ class ReactPrompt:
 
 
 def describe_linked(linked: Linked) -> str:
-    """What linking found, one item per mention: `movie "Heat" = Heat (1995)`, `person Al
-    Pacino`, `genre Comedy ("funnier")`, `years 1990-1999 ("90s")`; weak mentions are left out."""
+    """What linking found, one item per mention: `movie "Heat" = Heat (1995)`, `actor Al
+    Pacino` (or `director ...`), `genre Comedy ("funnier")`, `years 1990-1999 ("90s")`; weak
+    mentions are left out."""
     items: list[str] = []
     for movie in linked.strong_movies():
         best = movie.best
@@ -199,7 +200,7 @@ def describe_linked(linked: Linked) -> str:
             f"movie {best.label}" if same else f'movie {best.label} (written "{movie.text}")'
         )
     for person in linked.strong_people():
-        items.append(f"person {person.best.name}")
+        items.append(f"{_role(person.best)} {person.best.name}")
     for genre in linked.genres:
         same = genre.genre.casefold() == genre.text.casefold()
         items.append(f"genre {genre.genre}" if same else f'genre {genre.genre} ("{genre.text}")')
@@ -207,6 +208,13 @@ def describe_linked(linked: Linked) -> str:
         span = f"{years.first}" if years.first == years.last else f"{years.first}-{years.last}"
         items.append(f'years {span} ("{years.text}")')
     return "; ".join(items)
+
+
+def _role(person: PersonMatch) -> str:
+    """What the graph mostly holds a person as: "director" or "actor". Shown instead of
+    "person", which a small model read as the information tool's `entity_type` and so asked
+    for facts when the user wanted a film with or by them."""
+    return "director" if person.directed > person.acted else "actor"
 
 
 def _one_line(text: str) -> str:

@@ -1,42 +1,108 @@
-"""Years and decades a text names: "1995", "the 1980s", "'90s", "90s" become ranges of years.
+"""Years and decades a text names: "1995", "the 1980s", "'90s", "the sixties", "anni 90" become
+ranges of years.
 
-Only digits are read (no words), so this works the same in every language. Several years or
-decades in one text are one range, from the first to the last ("from 1960 to 1975",
-"1960-1975", "80s or 90s").
+Digits are read the same in every language; the words people use for decades ("sixties",
+"achtziger") and for "the years of" before a number ("années 80", "anos 2000") are data, in
+`years.yaml`. Several years or decades in one text are one range, from the first to the last
+("from 1960 to 1975", "1960-1975", "80s or 90s").
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import yaml
 
 from semantic_layer.linking.mentions import YearsMention
+from semantic_layer.normalize import fold
 
+VOCABULARY = Path(__file__).with_name("years.yaml")
 FIRST_YEAR, LAST_YEAR = 1870, 2100
-_YEAR = re.compile(r"(?<![\w.])(1[89]\d\d|20\d\d)(s)?(?!\w|\.\d)")  # a full stop may end it
-_SHORT_DECADE = re.compile(r"(?<![\w.])['\u2019]?([0-9]0)s(?!\w)")
+
+
+@dataclass(frozen=True)
+class _Patterns:
+    year: re.Pattern[str]  # "1995", "1990s", "1990er"
+    short_decade: re.Pattern[str]  # "90s", "'90s", "80er"
+    decade_of: re.Pattern[str]  # "annees 80", "anos 2000": a number after "the years of"
+    words: tuple[tuple[re.Pattern[str], int], ...]  # "sixties" -> 1960
+
+
+@cache
+def _patterns(path: Path = VOCABULARY) -> _Patterns:
+    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    endings, before = _either(raw["endings"]), _either(raw["decade_of"])
+    words = tuple(
+        (re.compile(rf"(?<!\w){re.escape(_fold_in_place(str(word)))}\w*"), int(decade))
+        for decade, entries in raw["decades"].items()
+        for word in entries
+    )
+    return _Patterns(
+        year=re.compile(rf"(?<![\w.])(1[89]\d\d|20\d\d)({endings})?(?!\w|\.\d)"),
+        short_decade=re.compile(rf"(?<![\w.])['\u2019]?([0-9]0)(?:{endings})(?!\w)"),
+        decade_of=re.compile(rf"(?<!\w)(?:{before})\w*\s+['\u2019]?(\d+0)(?!\w)"),
+        words=words,
+    )
+
+
+def _either(entries: list[object]) -> str:
+    """A regex alternation of vocabulary entries, folded like the text."""
+    return "|".join(re.escape(_fold_in_place(str(entry))) for entry in entries)
 
 
 def years_mentions(text: str) -> list[YearsMention]:
     """Each year or decade in `text`, in order; a decade spans its ten years."""
+    patterns = _patterns()
+    folded = _fold_in_place(text)
     found: list[YearsMention] = []
-    for match in _YEAR.finditer(text):
+    for match in patterns.decade_of.finditer(folded):
+        first = _decade_start(match.group(1))
+        if first is not None:
+            found.append(_mention(text, match, first, first + 9))
+    for match in patterns.year.finditer(folded):
         year = int(match.group(1))
-        if not FIRST_YEAR <= year <= LAST_YEAR:
+        if not FIRST_YEAR <= year <= LAST_YEAR or _inside(match, found):
             continue
         decade = match.group(2) is not None and year % 10 == 0
-        last = year + 9 if decade else year
-        found.append(_mention(match, year, last))
-    for match in _SHORT_DECADE.finditer(text):
-        tens = int(match.group(1))
-        first = (2000 if tens <= 10 else 1900) + tens
-        found.append(_mention(match, first, first + 9))
+        found.append(_mention(text, match, year, year + 9 if decade else year))
+    for match in patterns.short_decade.finditer(folded):
+        first = _decade_start(match.group(1))
+        if first is not None and not _inside(match, found):
+            found.append(_mention(text, match, first, first + 9))
+    for pattern, first in patterns.words:
+        for match in pattern.finditer(folded):
+            found.append(_mention(text, match, first, first + 9))
     return sorted(found, key=lambda m: m.start)
 
 
-def _mention(match: re.Match[str], first: int, last: int) -> YearsMention:
-    return YearsMention(
-        text=match.group(), start=match.start(), end=match.end(), first=first, last=last
-    )
+def _decade_start(digits: str) -> int | None:
+    """The first year of a decade written "90" (1990), "10" (2010) or "1990"; None for other
+    numbers ("100", "3000")."""
+    tens = int(digits)
+    if tens < 100:
+        return (2000 if tens <= 10 else 1900) + tens
+    return tens if FIRST_YEAR <= tens <= LAST_YEAR and len(digits) == 4 else None
+
+
+def _fold_in_place(text: str) -> str:
+    """`text` folded character by character, so offsets stay those of `text`."""
+    out = []
+    for char in text:
+        folded = fold(char)
+        out.append(folded if len(folded) == 1 else char.lower())
+    return "".join(out)
+
+
+def _inside(match: re.Match[str], found: list[YearsMention]) -> bool:
+    return any(m.start <= match.start() < m.end for m in found)
+
+
+def _mention(text: str, match: re.Match[str], first: int, last: int) -> YearsMention:
+    start, end = match.span()
+    return YearsMention(text=text[start:end], start=start, end=end, first=first, last=last)
 
 
 def as_range(found: list[YearsMention], text: str) -> list[YearsMention]:

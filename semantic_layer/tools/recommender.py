@@ -124,9 +124,10 @@ def _list_fields(model: type[BaseModel]) -> list[str]:
 class Recommender(Tool[RecommenderInput]):
     name = "recommender"
     description = (
-        "Recommend movies. All arguments are optional and combine: movies like the ones "
-        "named, genres, excluded genres, people, a year range, popularity. Results are in the "
-        "user's taste (from their ratings), never a movie they rated; each says why."
+        "Recommend movies to watch: like movies named, of genres (and not of excluded ones), "
+        "with or by people, from a year range, well known or hidden gems; all optional and "
+        "combined. Results are in the user's taste (from their ratings), never a movie they "
+        "rated; each says why."
     )
     input_model = RecommenderInput
 

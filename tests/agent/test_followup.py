@@ -51,7 +51,7 @@ def test_the_follow_up_prompt_names_what_the_last_turns_mentioned(
     assert text.endswith(
         "You: It was directed by Michael Mann.\n\n"
         "Question: Who stars in it?\nEarlier in the conversation: movie Heat (1995); "
-        "person Michael Mann."
+        "director Michael Mann."
     )
 
 

@@ -4,8 +4,18 @@ from __future__ import annotations
 
 import json
 
+from pydantic import BaseModel, Field
+
 from agent.grammar import FINAL_ANSWER, step_schema, tool_input_schema
-from tests.agent.fakes import ScriptedTool
+from semantic_layer.linking.arguments import YEAR_FROM, YEAR_TO, entity
+from semantic_layer.linking.mentions import (
+    GenreMention,
+    Linked,
+    MovieMatch,
+    MovieMention,
+    YearsMention,
+)
+from tests.agent.fakes import Genre, ScriptedTool
 
 
 def test_schema_shape(tools: list[ScriptedTool]) -> None:
@@ -80,7 +90,7 @@ def test_a_genre_argument_admits_only_the_genres_the_question_names() -> None:
         MovieMention,
         YearsMention,
     )
-    from tests.agent.fakes import Genre, ScriptedTool
+    from tests.agent.fakes import ScriptedTool
 
     class Input(BaseModel):
         movie: str | None = Field(None, json_schema_extra=entity("movie"))
@@ -143,3 +153,40 @@ def test_a_year_range_the_question_states_is_written_whole() -> None:
     required = ScriptedTool("recommend", "Movies to watch.", WithRequired)
     schema = tool_input_schema(required, Linked(years=[eighties]))
     assert schema["required"] == ["kind", "year_from", "year_to"]
+
+
+def test_names_of_several_kinds_are_all_written_before_the_object_closes() -> None:
+    """A small model wrote one kind and closed the object; llama.cpp writes required keys
+    first, so with only the range required "a 90s thriller" lost "Thriller"."""
+
+    class Input(BaseModel):
+        movies: list[str] = Field(default_factory=list, json_schema_extra=entity("movie"))
+        genres: list[Genre] = Field(default_factory=list, json_schema_extra=entity("genre"))
+        exclude: list[Genre] = Field(default_factory=list, json_schema_extra=entity("genre"))
+        year_from: int | None = Field(None, json_schema_extra=entity(YEAR_FROM))
+        year_to: int | None = Field(None, json_schema_extra=entity(YEAR_TO))
+
+    tool = ScriptedTool("recommend", "Movies to watch.", Input)
+    thriller = GenreMention(text="thriller", start=8, end=16, genre="Thriller")
+    nineties = YearsMention(text="90s", start=2, end=5, first=1990, last=1999)
+    schema = tool_input_schema(tool, Linked(genres=[thriller], years=[nineties]))
+    assert schema["required"] == ["genres", "exclude", "year_from", "year_to"]
+    assert "minItems" not in json.dumps(schema["properties"]["exclude"])  # may stay empty
+    # nothing of a kind found: that list stays optional ("movies" here), or is left out
+    assert "movies" in schema["properties"] and "movies" not in schema["required"]
+    assert "required" not in tool_input_schema(tool, Linked())
+    # one kind named: nothing is required, the model puts the one genre where it belongs
+    assert "required" not in tool_input_schema(tool, Linked(genres=[thriller]))
+    # a movie and a genre: both lists of genres are written, so an excluded one finds its place
+    heat = MovieMatch(movie_id=6, title="Heat", year=1995, name="Heat", score=1.0)
+    like_heat = MovieMention(text="Heat", start=0, end=4, candidates=[heat])
+    both = tool_input_schema(tool, Linked(movies=[like_heat], genres=[thriller]))
+    assert both["required"] == ["movies", "genres", "exclude"]
+    from llama_cpp import LlamaGrammar
+
+    step = step_schema([tool], linked=Linked(genres=[thriller], years=[nineties]))
+    grammar = LlamaGrammar.from_json_schema(json.dumps(step), verbose=False)._grammar
+    rule = next(r for r in grammar.splitlines() if r.startswith("alternative-0-action-input ::="))
+    kvs = ["genres-kv", "exclude-kv", "year-from-kv", "year-to-kv", "movies-kv"]
+    at = [rule.index(f"action-input-{kv}") for kv in kvs]
+    assert at == sorted(at) and rule.endswith(')? "}" space')  # movies stays optional

@@ -95,7 +95,8 @@ def test_an_optional_enum_argument_keeps_its_own_description() -> None:
     (when to pass a genre), not the Genre enum's docstring that JSON Schema puts beside it."""
     from semantic_layer.tools.recommender import Recommender
 
-    line = next(line for line in describe_tool(Recommender()).splitlines() if "genres (" in line)
+    lines = describe_tool(Recommender()).splitlines()
+    line = next(line for line in lines if line.lstrip().startswith("genres ("))
     assert "Kinds of movie asked for" in line
     assert "Unknown names fail validation" not in line
 

@@ -106,6 +106,28 @@ def test_years_and_decades_become_ranges() -> None:
     assert years_mentions("rated 4.5 by 1000000 people") == []
 
 
+def test_decades_named_in_words_or_after_the_years_of_become_ranges() -> None:
+    def ranges(text: str) -> list[tuple[int, int]]:
+        return [(y.first, y.last) for y in years_mentions(text)]
+
+    assert ranges("war movies from the sixties") == [(1960, 1969)]
+    assert ranges("eine Komödie aus den Achtzigern") == [(1980, 1989)]
+    assert ranges("un film des années 70") == [(1970, 1979)]
+    assert ranges("dos anos 2000") == [(2000, 2009)]  # the decade, not the year 2000
+    assert ranges("degli anni '90") == [(1990, 1999)]
+    assert ranges("80er Jahre") == [(1980, 1989)]
+    assert ranges("a movie from 2000") == [(2000, 2000)]
+    assert ranges("anni 95") == []  # not a decade
+
+
+def test_a_decade_in_words_is_linked_beside_a_genre(tools_graph: Any) -> None:
+    linked = link(tools_graph, "Any war movies from the sixties worth seeing?")
+    assert [(y.first, y.last, y.text) for y in linked.years] == [(1960, 1969, "sixties")]
+    italian = link(tools_graph, "Consigliami un film di fantascienza degli anni 90.")
+    assert [(y.first, y.last) for y in italian.years] == [(1990, 1999)]
+    assert [g.genre for g in italian.genres] == ["Sci-Fi"]
+
+
 def test_a_year_or_decade_that_ends_a_sentence_is_read() -> None:
     ends = [(y.first, y.last) for y in years_mentions("Made in the 2000s. Or in 1995! Or 1987.")]
     assert ends == [(2000, 2009), (1995, 1995), (1987, 1987)]
