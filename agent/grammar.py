@@ -100,11 +100,10 @@ def _clean(node: Any, linked: Linked) -> Any:
                 n: _closed(sub, linked) if n not in required else sub for n, sub in value.items()
             }
             out[key] = {n: _clean(sub, linked) for n, sub in kept.items() if sub is not None}
-            several = _kinds_found(linked) > 1
+            kinds = _kinds_named(linked)
             stated = [
                 n for n, sub in kept.items()
-                if n not in required
-                and (_stated_range(sub) or (several and _names_found(sub, linked)))
+                if n not in required and (_stated_range(sub) or _names_found(sub, kinds))
             ]  # fmt: skip
         elif key in ("default", "const", "enum"):
             out[key] = value
@@ -120,23 +119,36 @@ def _stated_range(schema: Any) -> bool:
     return isinstance(schema, dict) and _STATED in schema
 
 
-def _kinds_found(linked: Linked) -> int:
-    """How many kinds of thing the question names: movies, people, genres, years."""
-    kinds = (linked.strong_movies(), linked.strong_people(), linked.genres, linked.years)
-    return sum(1 for found in kinds if found)
+def _kinds_named(linked: Linked) -> set[str]:
+    """The kinds of thing (movie, person, genre, years) the question names when it names
+    several, else none. A span found as both a movie and a person ("Amélie") is one thing of a
+    kind the model decides: it makes neither kind count."""
+    spans: dict[str, set[tuple[int, int]]] = {
+        "movie": {(m.start, m.end) for m in linked.strong_movies()},
+        "person": {(p.start, p.end) for p in linked.strong_people()},
+        "genre": {(g.start, g.end) for g in linked.genres},
+        "years": {(y.start, y.end) for y in linked.years},
+    }
+    named = {
+        kind for kind, own in spans.items()
+        if own - set().union(*(other for k, other in spans.items() if k != kind))
+    }  # fmt: skip
+    return named if len(named) > 1 else set()
 
 
-def _names_found(schema: Any, linked: Linked) -> bool:
-    """Whether `schema` is a list of names of a kind the question names (linking found a movie
-    for a list of movies). When the question names things of several kinds, such a list is
-    required, possibly empty: a small model wrote one of them and closed the object (a person
-    without the genre asked with them; "a 90s thriller" without "Thriller", llama.cpp writing
-    the required year range first). With one kind the lists stay optional ("comedies without
-    romance": the model writes what it needs)."""
+def _names_found(schema: Any, kinds: set[str]) -> bool:
+    """Whether `schema` is a list of names of one of `kinds`, the kinds the question names when
+    it names several (`_kinds_named`). Such a list is required, possibly empty: a small model
+    wrote one kind and closed the object (a person without the genre asked with them; "a 90s
+    thriller" without "Thriller", llama.cpp writing the required year range first). With one
+    kind named the lists stay optional ("comedies without romance": the model writes what it
+    needs; required, the only genre named went into the first list even when excluded)."""
+    marked = schema.get(ENTITY_KEY) if isinstance(schema, dict) else None
     return (
         isinstance(schema, dict)
         and schema.get("type") == "array"
-        and bool(linked_names(linked, schema.get(ENTITY_KEY)))
+        and isinstance(marked, str)
+        and bool(set(marked.split()) & kinds)
     )
 
 

@@ -13,6 +13,8 @@ from semantic_layer.linking.mentions import (
     Linked,
     MovieMatch,
     MovieMention,
+    PersonMatch,
+    PersonMention,
     YearsMention,
 )
 from tests.agent.fakes import Genre, ScriptedTool
@@ -182,6 +184,14 @@ def test_names_of_several_kinds_are_all_written_before_the_object_closes() -> No
     like_heat = MovieMention(text="Heat", start=0, end=4, candidates=[heat])
     both = tool_input_schema(tool, Linked(movies=[like_heat], genres=[thriller]))
     assert both["required"] == ["movies", "genres", "exclude"]
+    # one span found as a movie and as a person is one thing named: nothing is required
+    amelie = MovieMatch(movie_id=4973, title="Amélie", year=2001, name="Amélie", score=1.0)
+    as_movie = MovieMention(text="Amélie", start=10, end=16, candidates=[amelie])
+    as_person = PersonMention(
+        text="Amélie", start=10, end=16, candidates=[PersonMatch(name="Amélie", score=1.0)]
+    )
+    one = tool_input_schema(tool, Linked(movies=[as_movie], people=[as_person]))
+    assert "required" not in one
     from llama_cpp import LlamaGrammar
 
     step = step_schema([tool], linked=Linked(genres=[thriller], years=[nineties]))
