@@ -22,8 +22,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from semantic_layer.linking.arguments import ENTITY_KEY, YEAR_FROM, YEAR_TO, linked_names
-from semantic_layer.linking.mentions import Linked
+from semantic_layer.linking.arguments import (
+    ENTITY_KEY,
+    YEAR_FROM,
+    YEAR_TO,
+    kinds_of,
+    linked_names,
+)
+from semantic_layer.linking.mentions import (
+    GenreMention,
+    Linked,
+    MovieMention,
+    PersonMention,
+    YearsMention,
+)
 from semantic_layer.tools.contract import Tool
 
 FINAL_ANSWER = "Final Answer"
@@ -123,17 +135,17 @@ def _kinds_named(linked: Linked) -> set[str]:
     """The kinds of thing (movie, person, genre, years) the question names when it names
     several, else none. A span found as both a movie and a person ("Amélie") is one thing of a
     kind the model decides: it makes neither kind count."""
-    spans: dict[str, set[tuple[int, int]]] = {
-        "movie": {(m.start, m.end) for m in linked.strong_movies()},
-        "person": {(p.start, p.end) for p in linked.strong_people()},
-        "genre": {(g.start, g.end) for g in linked.genres},
-        "years": {(y.start, y.end) for y in linked.years},
-    }
-    named = {
+    named: list[MovieMention | PersonMention | GenreMention | YearsMention] = [
+        *linked.strong_movies(), *linked.strong_people(), *linked.genres, *linked.years
+    ]  # fmt: skip
+    spans: dict[str, set[tuple[int, int]]] = {}
+    for mention in named:
+        spans.setdefault(mention.kind, set()).add((mention.start, mention.end))
+    kinds = {
         kind for kind, own in spans.items()
         if own - set().union(*(other for k, other in spans.items() if k != kind))
     }  # fmt: skip
-    return named if len(named) > 1 else set()
+    return kinds if len(kinds) > 1 else set()
 
 
 def _names_found(schema: Any, kinds: set[str]) -> bool:
@@ -143,12 +155,10 @@ def _names_found(schema: Any, kinds: set[str]) -> bool:
     thriller" without "Thriller", llama.cpp writing the required year range first). With one
     kind named the lists stay optional ("comedies without romance": the model writes what it
     needs; required, the only genre named went into the first list even when excluded)."""
-    marked = schema.get(ENTITY_KEY) if isinstance(schema, dict) else None
     return (
         isinstance(schema, dict)
         and schema.get("type") == "array"
-        and isinstance(marked, str)
-        and bool(set(marked.split()) & kinds)
+        and bool(set(kinds_of(schema)) & kinds)
     )
 
 
@@ -159,7 +169,7 @@ def _closed(schema: Any, linked: Linked) -> Any:
     movies, people, genres or years but none of that kind, the argument is left out (nobody
     asked for it: "something like Heat" is neither "Heat, and Drama" nor "Heat, from 1995");
     when it found nothing at all, the argument stays open to the model ("a feel-good film")."""
-    kinds = str(schema.get(ENTITY_KEY, "")).split() if isinstance(schema, dict) else []
+    kinds = kinds_of(schema)
     ends = {YEAR_FROM, YEAR_TO} & set(kinds)
     if not ("genre" in kinds or ends):
         return schema
