@@ -1,10 +1,12 @@
 """What the model reads of a tool's result: compact JSON that fits a token budget.
 
 The UI and the result keep the whole `ToolResult`; the model only needs what it may tell the
-user. So the Observation leaves out identifiers (`movieId`, `imdbId`, ...), empty values and
-a candidate's fields that repeat its label, and when it is still over the budget it shortens
-the longest list (recommendations, films, cast) step by step, saying how many rows it left
-out. A 4k-token context therefore always has room for the instructions, the history, the
+user. So the Observation leaves out identifiers (`movieId`, `imdbId`, ...), empty values, the
+fields a card keeps for other readers (`ToolResult.model_data`) and a candidate's fields that
+repeat its label; a row's title and year become one label, "Heat (1995)", the way an answer
+writes it (a film that is only that is only its label). When it is still over the budget it
+shortens the longest list (recommendations, films, cast) step by step, saying how many rows it
+left out. A 4k-token context therefore always has room for the instructions, the history, the
 Observation and the answer.
 """
 
@@ -16,7 +18,8 @@ from typing import Any
 
 from semantic_layer.tools.result import ToolResult
 
-OBSERVATION_TOKENS = 350  # the default budget of one Observation (prefill is the cost)
+OBSERVATION_TOKENS = 260  # the default budget of one Observation (prefill is the cost)
+OBSERVATION_ROWS = 6  # rows of one list the model reads: an answer names five (the UI shows all)
 CHARS_PER_TOKEN = 3  # conservative for JSON full of names: real tokenizers do 3.3 to 4
 _ID_KEY = re.compile(r"(?:^id$|Id$|_id$|Ids$|_ids$)")
 
@@ -31,22 +34,22 @@ def fit_observation(result: ToolResult, budget_tokens: int = OBSERVATION_TOKENS)
     body: dict[str, Any] = {"ok": result.ok}
     if result.message:
         body["message"] = result.message
-    data = _compact(result.plain_data())
+    data = _compact(result.model_data())
     if data not in (None, {}, []):
         body["data"] = data
     if result.candidates:
         body["candidates"] = [{"label": c.label} for c in result.candidates]
     text = _dump(body)
     omitted: dict[str, int] = {}
-    while estimate(text) > budget_tokens:
-        path = _longest_list(body)
+    while True:
+        path = _longest_list(body, more_than=OBSERVATION_ROWS)
+        if path is None and estimate(text) > budget_tokens:
+            path = _longest_list(body)
         if path is None:
             break
         parent, key = path
-        rows = parent[key]
-        keep = max(1, len(rows) * 2 // 3) if len(rows) > 1 else 0
-        omitted[key] = omitted.get(key, 0) + len(rows) - keep
-        parent[key] = rows[:keep]
+        omitted[key] = omitted.get(key, 0) + 1
+        parent[key] = parent[key][:-1]  # one row at a time: as many rows as fit
         body["omitted"] = dict(omitted)
         text = _dump(body)
     if estimate(text) > budget_tokens:  # no list left to shorten: cut the text itself
@@ -64,7 +67,7 @@ def _compact(value: Any) -> Any:
             if item is None or item == "" or item == [] or item == {}:
                 continue
             out[key] = item
-        return out
+        return _labelled(out)
     if isinstance(value, list):
         return [_compact(v) for v in value]
     if isinstance(value, float):
@@ -72,15 +75,26 @@ def _compact(value: Any) -> Any:
     return value
 
 
-def _longest_list(node: Any) -> tuple[dict[str, Any], str] | None:
-    """The dict and key of the longest list (by its JSON length) with more than zero rows."""
+def _labelled(row: dict[str, Any]) -> Any:
+    """A row's `title` and `year` as one `movie` label first; a row of nothing else as the label."""
+    title, year = row.get("title"), row.get("year")
+    if not isinstance(title, str) or not isinstance(year, int) or isinstance(year, bool):
+        return row
+    rest = {key: item for key, item in row.items() if key not in ("title", "year")}
+    label = f"{title} ({year})"
+    return {"movie": label, **rest} if rest else label
+
+
+def _longest_list(node: Any, more_than: int = 1) -> tuple[dict[str, Any], str] | None:
+    """The dict and key of the longest list (by its JSON length) with more than `more_than`
+    rows: a list keeps its first row (the best one) and the text is cut instead."""
     best: tuple[int, dict[str, Any], str] | None = None
     stack = [node]
     while stack:
         current = stack.pop()
         if isinstance(current, dict):
             for key, item in current.items():
-                if isinstance(item, list) and item and key != "omitted":
+                if isinstance(item, list) and len(item) > more_than and key != "omitted":
                     size = len(_dump(item))
                     if best is None or size > best[0]:
                         best = (size, current, key)

@@ -34,10 +34,7 @@ def _basis(pick: Pick) -> str:
     movie = pick.movie
     if pick.source == "like":
         if pick.support is not None and len(pick.because) == 1:
-            return (
-                f"viewers who liked {pick.because[0]} tend to like it too "
-                f"({pick.support} of them liked both)"
-            )
+            return f"liked by {pick.support} viewers who liked {pick.because[0]}"
         return f"like {_titles(pick.because, pick.seeds)}: viewers who liked them liked it too"
     if pick.source == "taste":
         return f"because you liked {_titles(pick.because, pick.seeds)}"

@@ -12,7 +12,7 @@ a foreign tool's structured output is a `Record`.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 from pydantic.alias_generators import to_camel
@@ -31,6 +31,7 @@ __all__ = [
     "SmalltalkReply",
     "StoredRating",
     "YourRating",
+    "for_the_model",
 ]
 
 
@@ -43,6 +44,10 @@ class _Card(BaseModel):
         extra="forbid",  # a dict of another shape is not taken for this card
         frozen=True,
     )
+
+    #: fields the UI and MCP clients get and the model's Observation leaves out (the model does
+    #: not need them to answer, and every token it reads costs prefill time)
+    not_for_the_model: ClassVar[frozenset[str]] = frozenset()
 
 
 class Film(_Card):
@@ -63,6 +68,9 @@ class Recommendation(Film):
     rating_avg: float | None = None
     rating_count: int | None = None
     why: str  # in words: what it is like or comes from, and the constraints it meets
+
+    # a popularity the user asked for is in `why` ("well known (317 ratings)")
+    not_for_the_model = frozenset({"rating_count"})
 
 
 def _none(value: Any) -> bool:
@@ -180,3 +188,23 @@ BUILT_IN_PAYLOADS: dict[str, Any] = {
     "memory": StoredRating | YourRating,
     "smalltalk": SmalltalkReply,
 }
+
+
+def for_the_model(value: Any) -> Any:
+    """`value` as plain data under the keys the model reads (as `model_dump` writes them), less
+    each card's `not_for_the_model` fields."""
+    if isinstance(value, RootModel):
+        return value.model_dump()
+    if isinstance(value, BaseModel):
+        dumped = value.model_dump()  # the keys, and `exclude_if`, as every reader gets them
+        fields = type(value).model_fields
+        skip: frozenset[str] = getattr(value, "not_for_the_model", frozenset())
+        keys = {fields[name].alias or name: name for name in fields}
+        return {
+            key: for_the_model(getattr(value, keys[key])) if key in keys else item
+            for key, item in dumped.items()
+            if keys.get(key) not in skip
+        }
+    if isinstance(value, list):
+        return [for_the_model(item) for item in value]
+    return value

@@ -8,7 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from semantic_layer.resolve.candidate import Candidate
-from semantic_layer.tools.payloads import Payload
+from semantic_layer.tools.payloads import Payload, for_the_model
 
 __all__ = ["Candidate", "Payload", "QueryTrace", "ResultKind", "ToolResult"]
 
@@ -45,6 +45,10 @@ class ToolResult(BaseModel):
     def plain_data(self) -> Any:
         """`data` as plain dicts and lists, under the keys the model reads."""
         return None if self.data is None else self.data.model_dump()
+
+    def model_data(self) -> Any:
+        """`data` as the model reads it: `plain_data` less what no answer needs."""
+        return None if self.data is None else for_the_model(self.data)
 
     def observation(self) -> str:
         """Compact JSON the model reads as the Observation."""

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from agent.observation import estimate, fit_observation
+from agent.observation import OBSERVATION_ROWS, estimate, fit_observation
+from semantic_layer.tools.payloads import Basis, Film, PersonCard, Recommendation, Recommendations
 from semantic_layer.tools.result import ToolResult
 from tests.agent.fakes import casino_candidates
 
@@ -39,7 +40,7 @@ def test_the_longest_list_is_shortened_to_the_budget() -> None:
     assert estimate(text) <= 200
     body = json.loads(text)
     kept = body["data"]["recommendations"]
-    assert kept[0]["title"] == "Movie 0" and 0 < len(kept) < 60
+    assert kept[0]["movie"] == "Movie 0 (2000)" and 0 < len(kept) < 60
     assert body["omitted"] == {"recommendations": 60 - len(kept)}
     assert body["data"]["basis"] == {"movie": "Heat (1995)"}
 
@@ -48,3 +49,45 @@ def test_a_long_text_is_cut() -> None:
     result = ToolResult(tool="smalltalk", message="word " * 500)
     text = fit_observation(result, budget_tokens=50)
     assert estimate(text) <= 50 and text.endswith("…")
+
+
+def test_a_film_is_read_as_its_label_and_a_long_filmography_as_its_best_rows() -> None:
+    films = [Film(movie_id=i, title=f"Film {i}", year=1990 + i % 30) for i in range(40)]
+    card = PersonCard(
+        name="Someone", acted_in=films, acted_in_count=40, directed=films[:2], directed_count=2
+    )
+    result = ToolResult(tool="information", kind="person", data=card)
+    body = json.loads(fit_observation(result, budget_tokens=10_000))
+    acted = body["data"]["actedIn"]
+    assert acted == [f"Film {i} ({1990 + i})" for i in range(OBSERVATION_ROWS)]
+    assert body["data"]["directed"] == ["Film 0 (1990)", "Film 1 (1991)"]
+    assert body["omitted"] == {"actedIn": 40 - OBSERVATION_ROWS}
+    assert body["data"]["actedInCount"] == 40
+
+
+def test_a_recommendation_row_leaves_out_what_only_other_readers_need() -> None:
+    rec = Recommendation(
+        movie_id=16, title="Casino", year=1995, genres=["Crime"], rating_avg=3.93,
+        rating_count=82, why="liked by 30 viewers who liked Heat (1995)",
+    )  # fmt: skip
+    result = ToolResult(
+        tool="recommender",
+        kind="recommendations",
+        data=Recommendations(basis=Basis(movie="Heat (1995)"), recommendations=[rec]),
+    )
+    row = json.loads(fit_observation(result))["data"]["recommendations"][0]
+    assert row == {
+        "movie": "Casino (1995)",
+        "genres": ["Crime"],
+        "ratingAvg": 3.93,
+        "why": "liked by 30 viewers who liked Heat (1995)",
+    }
+    assert result.plain_data()["recommendations"][0]["ratingCount"] == 82  # the UI keeps it
+
+
+def test_one_row_over_the_budget_is_kept_and_the_text_cut() -> None:
+    rows = [{"title": "A" * 400, "year": 2000}]
+    result = ToolResult(tool="declared", kind="rows", data=rows)
+    text = fit_observation(result, budget_tokens=60)
+    assert estimate(text) <= 60 and text.endswith("…")
+    assert '"data":["' + "A" * 20 in text

@@ -42,8 +42,7 @@ def test_like_one_movie_follows_the_similar_ranks_and_says_true_support(
     assert [r.movie_id for r in recs] == expected
     for rec in recs:  # the count said is the plain-Python count of viewers who liked both
         support = csv_co_likes[movie_id][rec.movie_id]
-        assert rec.why.endswith(f"({support} of them liked both)")
-        assert title in rec.why
+        assert rec.why.startswith(f"liked by {support} viewers who liked {title}")
     assert movie_id not in expected
 
 
