@@ -16,6 +16,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from sentencex import segment
+
+from agent.language import detect_language
 from semantic_layer.linking.linker import link
 from semantic_layer.linking.mentions import Linked, MovieMention
 from semantic_layer.normalize import fold
@@ -32,7 +35,6 @@ from semantic_layer.tools.payloads import (
 from semantic_layer.tools.result import ToolResult
 
 PERSON_FILMS = 5  # a person's answer names at least this many of their films (when they have)
-_SENTENCE = re.compile(r"[^.!?\u3002\uff01\uff1f]+[.!?\u3002\uff01\uff1f]*")
 _RATING = re.compile(r"(?<![\w.])([0-5](?:[.,]5)?)(?:\s*/\s*5)?(?![\w.])")
 
 
@@ -110,12 +112,17 @@ def _add(facts: Facts, data: Any) -> None:
 
 
 def unsupported(
-    answer: str, results: Sequence[ToolResult | None], graph: Reader | None
+    answer: str,
+    results: Sequence[ToolResult | None],
+    graph: Reader | None,
+    language: str | None = None,
 ) -> list[str]:
-    """What `answer` states that no row of `results` holds (empty: everything is held)."""
+    """What `answer` states that no row of `results` holds (empty: everything is held).
+    `language`: the answer's (ISO 639-1), for where its sentences end; found when not given."""
     facts = facts_of(results)
     problems: list[str] = []
-    for sentence in _SENTENCE.findall(answer):
+    sentences = segment(language or detect_language(answer), answer)  # initials, "Dr.", "4.5"
+    for sentence in (s for s in sentences if s.strip()):
         linked = link(graph, sentence)
         problems += _names(linked, facts, sentence)
         problems += _relations(linked, facts)

@@ -217,7 +217,7 @@ class Agent:
         """The draft when every name and relation in it is one a row holds and it ends as a
         sentence; otherwise an answer rendered from the rows, in the question's language."""
         results = [s.result for s in run.steps]
-        problems = unsupported(draft, results, run.context.graph)
+        problems = unsupported(draft, results, run.context.graph, run.language)
         films = missing_films(draft, results, run.context.graph)
         if films is not None and run.context.graph is not None:
             problems.append(films)

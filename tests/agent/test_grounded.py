@@ -134,3 +134,15 @@ def test_the_movies_a_recommendations_reason_names_are_held(movie_graph: Any) ->
     answer = f"- The Matrix (1999): {why}"
     assert unsupported(answer, [result], movie_graph) == []
     assert unsupported("- The Matrix (1999): like Heat (1995).", [result], movie_graph)
+
+
+def test_an_initial_does_not_end_a_sentence(movie_graph: Any) -> None:
+    """Read as two sentences, "... stars Michael J." names the film *Michael* (1996)."""
+    card = MovieCard(
+        movie_id=1270, title="Back to the Future", year=1985,
+        cast=["Michael J. Fox", "Christopher Lloyd"],
+    )  # fmt: skip
+    result = ToolResult(tool="information", kind="movie", data=card)
+    answer = "Back to the Future (1985) stars Michael J. Fox and Christopher Lloyd."
+    assert unsupported(answer, [result], movie_graph, "en") == []
+    assert unsupported(answer, [result], movie_graph) == []  # the language found by itself
