@@ -1,7 +1,8 @@
 """`link`: the movies, people, genres and years a text mentions (see `semantic_layer.linking`).
 
 Movies and people come from the graph's full-text indexes (`names`), genres from the genre
-vocabulary (`genres`), years and decades from digits (`years`). A one-word movie or person
+vocabulary (`genres`), years and decades from digits and words (`years`; "recent" ends at the
+graph's latest movie). A one-word movie or person
 inside a longer mention of the other kind is dropped ("Heat" in "Heath Ledger" cannot happen,
 "Ford" in "Harrison Ford" can), and genre words inside a title or name do not count (inside
 a weak mention they do: "romance" is the genre even though a movie is called Romance). Years
@@ -35,7 +36,7 @@ def link(graph: Reader | None, text: str) -> Linked:
     taken = [Span(0, 0, m.start, m.end, m.text) for m in [*movies, *people]]
     names = [t for t, m in zip(taken, [*movies, *people], strict=True) if m.strength == "strong"]
     years = [
-        y for y in years_mentions(text)
+        y for y in years_mentions(text, (lambda: latest_year(graph)) if graph else None)
         if not any(t.start <= y.start < t.end or _dates(text, t.end, y.start) for t in taken)
     ]  # fmt: skip
     return Linked(
@@ -44,6 +45,13 @@ def link(graph: Reader | None, text: str) -> Linked:
         genres=genre_mentions(text, names),
         years=as_range(years, text),
     )
+
+
+def latest_year(graph: Reader) -> int | None:
+    """The year of the graph's latest movie (None in an empty graph)."""
+    rows = graph.read("resolve/latest_year")
+    year = rows[0]["year"] if rows else None
+    return int(year) if year is not None else None
 
 
 def _dates(text: str, end: int, start: int) -> bool:

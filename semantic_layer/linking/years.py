@@ -1,15 +1,16 @@
 """Years and decades a text names: "1995", "the 1980s", "'90s", "the sixties", "anni 90" become
-ranges of years.
+ranges of years, and so does "recent": the graph's last years, up to its latest movie.
 
 Digits are read the same in every language; the words people use for decades ("sixties",
-"achtziger") and for "the years of" before a number ("années 80", "anos 2000") are data, in
-`years.yaml`. Several years or decades in one text are one range, from the first to the last
+"achtziger"), for "the years of" before a number ("années 80", "anos 2000") and for "recent"
+are data, in `years.yaml`. Several years or decades in one text are one range, from the first to the last
 ("from 1960 to 1975", "1960-1975", "80s or 90s").
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -29,6 +30,8 @@ class _Patterns:
     short_decade: re.Pattern[str]  # "90s", "'90s", "80er"
     decade_of: re.Pattern[str]  # "annees 80", "anos 2000": a number after "the years of"
     words: tuple[tuple[re.Pattern[str], int], ...]  # "sixties" -> 1960
+    recent: re.Pattern[str]  # "recent", "neueste"
+    recent_years: int  # how many of the graph's last years "recent" spans
 
 
 @cache
@@ -45,6 +48,8 @@ def _patterns(path: Path = VOCABULARY) -> _Patterns:
         short_decade=re.compile(rf"(?<![\w.])['\u2019]?([0-9]0)(?:{endings})(?!\w)"),
         decade_of=re.compile(rf"(?<!\w)(?:{before})\w*\s+['\u2019]?(\d+0)(?!\w)"),
         words=words,
+        recent=re.compile(rf"(?<!\w)(?:{_either(raw['recent']['words'])})\w*"),
+        recent_years=int(raw["recent"]["years"]),
     )
 
 
@@ -53,8 +58,12 @@ def _either(entries: list[object]) -> str:
     return "|".join(re.escape(_fold_in_place(str(entry))) for entry in entries)
 
 
-def years_mentions(text: str) -> list[YearsMention]:
-    """Each year or decade in `text`, in order; a decade spans its ten years."""
+def years_mentions(
+    text: str, latest_year: Callable[[], int | None] | None = None
+) -> list[YearsMention]:
+    """Each year or decade in `text`, in order; a decade spans its ten years. `latest_year`:
+    the year of the graph's latest movie, asked only when the text says "recent" (without it,
+    "recent" is not a range)."""
     patterns = _patterns()
     folded = _fold_in_place(text)
     found: list[YearsMention] = []
@@ -75,6 +84,10 @@ def years_mentions(text: str) -> list[YearsMention]:
     for pattern, first in patterns.words:
         for match in pattern.finditer(folded):
             found.append(_mention(text, match, first, first + 9))
+    recent = patterns.recent.search(folded) if latest_year is not None else None
+    last = latest_year() if recent is not None and latest_year is not None else None
+    if recent is not None and last is not None:
+        found.append(_mention(text, recent, last - patterns.recent_years + 1, last))
     return sorted(found, key=lambda m: m.start)
 
 

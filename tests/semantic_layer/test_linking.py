@@ -3,6 +3,9 @@ languages, lower case, people, genres, years) and the ordinary words that are no
 
 from __future__ import annotations
 
+import csv
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -157,3 +160,18 @@ def test_a_marked_argument_is_linked_to_the_one_name_inside_it(
 def test_an_argument_naming_nothing_is_left_as_written(tools_graph: Any) -> None:
     args = link_arguments(_Rating(movie="qwzx vbnm", rating=3), tools_graph)
     assert args.movie == "qwzx vbnm"
+
+
+def test_recent_is_the_graphs_last_years(tools_graph: Any, ml_small: Path) -> None:
+    with (ml_small / "movies.csv").open(encoding="utf-8") as f:
+        years = [re.search(r"\((\d{4})\)\s*$", row["title"]) for row in csv.DictReader(f)]
+    latest = max(int(y.group(1)) for y in years if y)
+    linked = link(tools_graph, "Any recent sci-fi worth watching?")
+    assert [(y.first, y.last, y.text) for y in linked.years] == [(latest - 4, latest, "recent")]
+    assert [g.genre for g in linked.genres] == ["Sci-Fi"]
+    german = link(tools_graph, "Die neuesten Komödien, bitte")
+    assert [(y.first, y.last) for y in german.years] == [(latest - 4, latest)]
+    assert years_mentions("something recent") == []  # without a graph there is no latest year
+    asked: list[int] = []
+    years_mentions("a 90s thriller", lambda: asked.append(1) or 2018)
+    assert asked == []  # the graph is asked only when the text says "recent"
