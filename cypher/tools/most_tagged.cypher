@@ -1,8 +1,9 @@
 // ---
 // name: most_tagged
 // description: >
-//   Movies that viewers tagged with a word or phrase most often (case does not matter),
-//   e.g. "dark comedy", "twist ending", "pixar".
+//   Only when the user asks for the movies viewers tagged with a word or phrase they name
+//   ("tagged twist ending", "the tag pixar"); case does not matter. For movies of a genre use
+//   recommender.
 // params:
 //   tag:
 //     type: string
