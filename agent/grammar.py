@@ -24,6 +24,7 @@ from typing import Any
 
 from semantic_layer.linking.arguments import (
     ENTITY_KEY,
+    STATED_NUMBER,
     YEAR_FROM,
     YEAR_TO,
     kinds_of,
@@ -168,8 +169,12 @@ def _closed(schema: Any, linked: Linked) -> Any:
     question names, a year range only when it names years (`_year_end`). When linking found
     movies, people, genres or years but none of that kind, the argument is left out (nobody
     asked for it: "something like Heat" is neither "Heat, and Drama" nor "Heat, from 1995");
-    when it found nothing at all, the argument stays open to the model ("a feel-good film")."""
+    when it found nothing at all, the argument stays open to the model ("a feel-good film").
+    A number the user gives (`STATED_NUMBER`, a rating) is one they wrote when they wrote
+    numbers (`_stated_number`)."""
     kinds = kinds_of(schema)
+    if STATED_NUMBER in kinds:
+        return _stated_number(schema, linked.numbers)
     ends = {YEAR_FROM, YEAR_TO} & set(kinds)
     if not ("genre" in kinds or ends):
         return schema
@@ -179,6 +184,24 @@ def _closed(schema: Any, linked: Linked) -> Any:
         return _year_end(linked, YEAR_FROM in ends) if linked.years else None
     genres = [g.genre for g in linked.genres]
     return _only(schema, genres) if genres else None
+
+
+def _stated_number(schema: dict[str, Any], numbers: list[float]) -> dict[str, Any] | None:
+    """A number the user gives: with no number written in the question, open ("I loved it" is
+    the model's 5); with numbers written, one of those the schema's bounds admit ("4 stars",
+    "4.5/5"), and left out when none fits ("I'm user 42. What did I rate Heat?" gives no
+    rating, so nothing is stored)."""
+    if not numbers:
+        return schema
+    low, high = schema.get("minimum", float("-inf")), schema.get("maximum", float("inf"))
+    step = schema.get("multipleOf")
+    fitting = [
+        n for n in dict.fromkeys(numbers)
+        if low <= n <= high and (not step or float(n / step).is_integer())
+    ]  # fmt: skip
+    if not fitting:
+        return None
+    return {"type": schema.get("type", "number"), "enum": fitting}
 
 
 def _year_end(linked: Linked, first: bool) -> dict[str, Any]:

@@ -22,11 +22,13 @@ from semantic_layer.resolve.reader import Reader
 
 ENTITY_KEY = "x-entity"
 YEAR_FROM, YEAR_TO = "year-from", "year-to"  # the kinds of a year range's two ends
+STATED_NUMBER = "stated-number"  # a number the user gives (a rating): one they wrote, if any
 
 
 def entity(*kinds: str) -> dict[str, Any]:
     """The JSON schema extra that marks a field as naming one of `kinds` (movie, person,
-    genre; `YEAR_FROM` and `YEAR_TO` for the ends of a year range the question gives)."""
+    genre; `YEAR_FROM` and `YEAR_TO` for the ends of a year range the question gives;
+    `STATED_NUMBER` for a number the user gives, such as a rating)."""
     return {ENTITY_KEY: " ".join(kinds)}
 
 

@@ -11,6 +11,7 @@ named apart from titles make one range ("between 1960 and 1975").
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from semantic_layer.linking.genres import genre_mentions
@@ -21,6 +22,7 @@ from semantic_layer.linking.years import as_range, years_mentions
 from semantic_layer.resolve.reader import Reader
 
 MAX_TEXT = 2000  # characters of a text that are linked
+_NUMBER = re.compile(r"(?<![\w.,/])\d+(?:[.,]\d+)?(?![\w]|[.,]\d)")  # not "/5", "Se7en"
 
 
 def link(graph: Reader | None, text: str) -> Linked:
@@ -35,8 +37,9 @@ def link(graph: Reader | None, text: str) -> Linked:
     ]
     taken = [Span(0, 0, m.start, m.end, m.text) for m in [*movies, *people]]
     names = [t for t, m in zip(taken, [*movies, *people], strict=True) if m.strength == "strong"]
+    every_year = years_mentions(text, (lambda: latest_year(graph)) if graph else None)
     years = [
-        y for y in years_mentions(text, (lambda: latest_year(graph)) if graph else None)
+        y for y in every_year
         if not any(t.start <= y.start < t.end or _dates(text, t.end, y.start) for t in taken)
     ]  # fmt: skip
     return Linked(
@@ -44,7 +47,18 @@ def link(graph: Reader | None, text: str) -> Linked:
         people=people,
         genres=genre_mentions(text, names),
         years=as_range(years, text),
+        numbers=_numbers(text, [*names, *every_year]),  # a weak "42" is the number
     )
+
+
+def _numbers(text: str, taken: Sequence[Span | Mention]) -> list[float]:
+    """The numbers written in digits outside the names and years in `taken` ("Heat (1995) 4.5
+    stars": 4.5)."""
+    return [
+        float(match.group().replace(",", "."))
+        for match in _NUMBER.finditer(text)
+        if not any(t.start <= match.start() < t.end for t in taken)
+    ]
 
 
 def latest_year(graph: Reader) -> int | None:

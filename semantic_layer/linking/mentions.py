@@ -77,6 +77,9 @@ class Linked(BaseModel):
     people: list[PersonMention] = Field(default_factory=list)
     genres: list[GenreMention] = Field(default_factory=list)
     years: list[YearsMention] = Field(default_factory=list)
+    #: numbers written in digits outside names and years ("4", "4.5"; not the 5 of "/5"): what
+    #: a number the user states may be (`semantic_layer.linking.arguments.STATED_NUMBER`)
+    numbers: list[float] = Field(default_factory=list)
 
     def strong_movies(self) -> list[MovieMention]:
         return [m for m in self.movies if m.strength == "strong"]
@@ -97,4 +100,5 @@ class Linked(BaseModel):
             people=self.people + [p for p in other.people if p.best.name not in people],
             genres=self.genres + [g for g in other.genres if g.genre not in genres],
             years=self.years or other.years,
+            numbers=self.numbers,  # what this text states, never an earlier one
         )

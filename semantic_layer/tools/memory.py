@@ -11,7 +11,7 @@ import time
 from pydantic import Field
 from pydantic.json_schema import SkipJsonSchema
 
-from semantic_layer.linking.arguments import entity
+from semantic_layer.linking.arguments import STATED_NUMBER, entity
 from semantic_layer.resolve import MovieRef, resolve_movie
 from semantic_layer.session import Session
 from semantic_layer.tools.contract import Tool, writing_user
@@ -31,6 +31,7 @@ class MemoryInput(StrictInput):
         default=None,
         description="The rating the user gives it, from 0.5 (hated it) to 5 (loved it); half "
         "stars allowed. Leave it out when they ask what they rated it.",
+        json_schema_extra=entity(STATED_NUMBER),  # a number they wrote, when they wrote one
     )
 
 

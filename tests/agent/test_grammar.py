@@ -200,3 +200,26 @@ def test_names_of_several_kinds_are_all_written_before_the_object_closes() -> No
     kvs = ["genres-kv", "exclude-kv", "year-from-kv", "year-to-kv", "movies-kv"]
     at = [rule.index(f"action-input-{kv}") for kv in kvs]
     assert at == sorted(at) and rule.endswith(')? "}" space')  # movies stays optional
+
+
+def test_a_rating_is_one_the_user_wrote_when_they_wrote_numbers(movie_graph: object) -> None:
+    from llama_cpp import LlamaGrammar
+
+    from semantic_layer.linking.linker import link
+    from semantic_layer.tools import build_tools
+
+    memory = next(t for t in build_tools() if t.name == "memory")
+
+    def rating(question: str) -> object:
+        return tool_input_schema(memory, link(movie_graph, question))["properties"].get("rating")
+
+    # a number that is no rating admits none: nothing can be stored for a question about one
+    assert rating("I'm user 42. What did I rate Heat?") is None
+    assert rating("Give Heat 4.5/5, please.") == {"type": "number", "enum": [4.5]}
+    assert rating("My rating for Gladiator (2000) is 5.") == {"type": "number", "enum": [5.0]}
+    assert rating("Toy Story 2: 4 stars.") == {"type": "number", "enum": [4.0]}
+    loved = rating("I loved Heat, remember that.")  # no number written: the model's own
+    assert isinstance(loved, dict) and loved["maximum"] == 5 and "enum" not in loved
+    step = step_schema([memory], linked=link(movie_graph, "Give Heat 4.5/5, please."))
+    grammar = LlamaGrammar.from_json_schema(json.dumps(step), verbose=False)._grammar
+    assert '"4.5"' in grammar
