@@ -41,7 +41,7 @@ class Information(Tool[InformationInput]):
         "Facts about one movie or one person. A movie: year, other titles, genres, directors, "
         "main cast, IMDb and MovieLens ratings, tags, the user's own rating. A person: every "
         "film they directed or acted in, so use it for 'what has X directed / made / starred "
-        "in?' and 'tell me about X'."
+        "in?' and 'tell me about X'. Not for a film to watch: that is recommender."
     )
     input_model = InformationInput
 
