@@ -39,12 +39,15 @@ def fit_observation(result: ToolResult, budget_tokens: int = OBSERVATION_TOKENS)
         body["data"] = data
     if result.candidates:
         body["candidates"] = [{"label": c.label} for c in result.candidates]
-    text = _dump(body)
     omitted: dict[str, int] = {}
-    while True:
-        path = _longest_list(body, more_than=OBSERVATION_ROWS)
-        if path is None and estimate(text) > budget_tokens:
-            path = _longest_list(body)
+    for parent, key in sorted(_lists(body, OBSERVATION_ROWS), key=_size, reverse=True):
+        omitted[key] = omitted.get(key, 0) + len(parent[key]) - OBSERVATION_ROWS
+        parent[key] = parent[key][:OBSERVATION_ROWS]
+    if omitted:
+        body["omitted"] = dict(omitted)
+    text = _dump(body)
+    while estimate(text) > budget_tokens:
+        path = max(_lists(body, 1), key=_size, default=None)  # the longest list first
         if path is None:
             break
         parent, key = path
@@ -85,24 +88,28 @@ def _labelled(row: dict[str, Any]) -> Any:
     return {"movie": label, **rest} if rest else label
 
 
-def _longest_list(node: Any, more_than: int = 1) -> tuple[dict[str, Any], str] | None:
-    """The dict and key of the longest list (by its JSON length) with more than `more_than`
-    rows: a list keeps its first row (the best one) and the text is cut instead."""
-    best: tuple[int, dict[str, Any], str] | None = None
+def _lists(node: Any, more_than: int) -> list[tuple[dict[str, Any], str]]:
+    """The dict and key of every list in `node` with more than `more_than` rows (the count of
+    what was left out is not one): a list keeps its first row (the best one), and past that
+    the text is cut instead."""
+    found: list[tuple[dict[str, Any], str]] = []
     stack = [node]
     while stack:
         current = stack.pop()
         if isinstance(current, dict):
             for key, item in current.items():
                 if isinstance(item, list) and len(item) > more_than and key != "omitted":
-                    size = len(_dump(item))
-                    if best is None or size > best[0]:
-                        best = (size, current, key)
+                    found.append((current, key))
                 if isinstance(item, (dict, list)):
                     stack.append(item)
         elif isinstance(current, list):
             stack.extend(v for v in current if isinstance(v, (dict, list)))
-    return None if best is None else (best[1], best[2])
+    return found
+
+
+def _size(path: tuple[dict[str, Any], str]) -> int:
+    parent, key = path
+    return len(_dump(parent[key]))
 
 
 def _dump(value: Any) -> str:

@@ -2,11 +2,11 @@
 
 Movies and people come from the graph's full-text indexes (`names`), genres from the genre
 vocabulary (`genres`), years and decades from digits and words (`years`; "recent" ends at the
-graph's latest movie). A one-word movie or person
-inside a longer mention of the other kind is dropped ("Heat" in "Heath Ledger" cannot happen,
-"Ford" in "Harrison Ford" can), and genre words inside a title or name do not count (inside
-a weak mention they do: "romance" is the genre even though a movie is called Romance). Years
-named apart from titles make one range ("between 1960 and 1975").
+graph's latest movie). A one-word movie or person inside a longer mention of the other kind is
+dropped ("Heat" in "Heath Ledger" cannot happen, "Ford" in "Harrison Ford" can), and genre
+words inside a title or name do not count (inside a weak mention they do: "romance" is the
+genre even though a movie is called Romance). Years named apart from titles make one range
+("between 1960 and 1975").
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@ ranges of years, and so does "recent": the graph's last years, up to its latest 
 
 Digits are read the same in every language; the words people use for decades ("sixties",
 "achtziger"), for "the years of" before a number ("années 80", "anos 2000") and for "recent"
-are data, in `years.yaml`. Several years or decades in one text are one range, from the first to the last
-("from 1960 to 1975", "1960-1975", "80s or 90s").
+are data, in `years.yaml`. Several years or decades in one text are one range, from the first
+to the last ("from 1960 to 1975", "1960-1975", "80s or 90s").
 """
 
 from __future__ import annotations
@@ -84,10 +84,10 @@ def years_mentions(
     for pattern, first in patterns.words:
         for match in pattern.finditer(folded):
             found.append(_mention(text, match, first, first + 9))
-    recent = patterns.recent.search(folded) if latest_year is not None else None
-    last = latest_year() if recent is not None and latest_year is not None else None
-    if recent is not None and last is not None:
-        found.append(_mention(text, recent, last - patterns.recent_years + 1, last))
+    if latest_year is not None and (recent := patterns.recent.search(folded)):
+        last = latest_year()
+        if last is not None:
+            found.append(_mention(text, recent, last - patterns.recent_years + 1, last))
     return sorted(found, key=lambda m: m.start)
 
 

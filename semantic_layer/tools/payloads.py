@@ -191,20 +191,24 @@ BUILT_IN_PAYLOADS: dict[str, Any] = {
 
 
 def for_the_model(value: Any) -> Any:
-    """`value` as plain data under the keys the model reads (as `model_dump` writes them), less
-    each card's `not_for_the_model` fields."""
-    if isinstance(value, RootModel):
-        return value.model_dump()
-    if isinstance(value, BaseModel):
-        dumped = value.model_dump()  # the keys, and `exclude_if`, as every reader gets them
-        fields = type(value).model_fields
-        skip: frozenset[str] = getattr(value, "not_for_the_model", frozenset())
-        keys = {fields[name].alias or name: name for name in fields}
-        return {
-            key: for_the_model(getattr(value, keys[key])) if key in keys else item
-            for key, item in dumped.items()
-            if keys.get(key) not in skip
-        }
-    if isinstance(value, list):
-        return [for_the_model(item) for item in value]
-    return value
+    """`value` as plain data under the keys the model reads (one `model_dump`, so the keys and
+    `exclude_if` are those every reader gets), less each card's `not_for_the_model` fields."""
+    dumped = value.model_dump() if isinstance(value, BaseModel) else value
+    _drop_unread(value, dumped)
+    return dumped
+
+
+def _drop_unread(value: Any, dumped: Any) -> None:
+    """Delete from `dumped` (the dump of `value`) the fields its cards keep from the model."""
+    if isinstance(value, list) and isinstance(dumped, list):
+        for item, plain in zip(value, dumped, strict=True):
+            _drop_unread(item, plain)
+    elif isinstance(value, _Card) and isinstance(dumped, dict):
+        for name, field in type(value).model_fields.items():
+            key = field.alias or name
+            if key not in dumped:
+                continue
+            if name in value.not_for_the_model:
+                del dumped[key]
+            else:
+                _drop_unread(getattr(value, name), dumped[key])
