@@ -186,9 +186,11 @@ class ReactPrompt:
 
 
 def describe_linked(linked: Linked) -> str:
-    """What linking found, one item per mention: `movie "Heat" = Heat (1995)`, `actor Al
-    Pacino` (or `director ...`), `genre Comedy ("funnier")`, `years 1990-1999 ("90s")`; weak
-    mentions are left out."""
+    """What linking found, one item per mention: `movie Heat (1995)`, `actor Al Pacino` (or
+    `director ...`), `genre Comedy ("funnier")`, `years 1990-1999 ("90s")`; a movie or person
+    written otherwise than its name says how it was written (`director Jerry Paris (written
+    "Paris")`), so the model sees a place or a word that merely matched; weak mentions are left
+    out."""
     items: list[str] = []
     for movie in linked.strong_movies():
         best = movie.best
@@ -200,7 +202,9 @@ def describe_linked(linked: Linked) -> str:
             f"movie {best.label}" if same else f'movie {best.label} (written "{movie.text}")'
         )
     for person in linked.strong_people():
-        items.append(f"{_role(person.best)} {person.best.name}")
+        role, name = _role(person.best), person.best.name
+        same = name.casefold() == person.text.casefold()  # a surname alone is not the name
+        items.append(f"{role} {name}" if same else f'{role} {name} (written "{person.text}")')
     for genre in linked.genres:
         same = genre.genre.casefold() == genre.text.casefold()
         items.append(f"genre {genre.genre}" if same else f'genre {genre.genre} ("{genre.text}")')

@@ -69,3 +69,19 @@ def test_the_question_shows_what_the_graph_found_in_it(
         f"Question: {question}\nFound in the graph: movie Casino (1995); genre Comedy; "
         'years 1990-1999 ("90s").'
     )
+
+
+def test_a_name_written_otherwise_shows_how_it_was_written(
+    tools: list[ScriptedTool], movie_graph: Any
+) -> None:
+    """A surname alone (or a place that is someone's surname) is shown as written, so the
+    model can tell "What has Scorsese directed?" from a question about a place."""
+    from semantic_layer.linking.linker import link
+
+    prompt = ReactPrompt(tools)
+    for question, found in [
+        ("What has Scorsese directed?", 'director Martin Scorsese (written "Scorsese")'),
+        ("What has Martin Scorsese directed?", "director Martin Scorsese."),
+    ]:
+        text = prompt.messages(question, linked=link(movie_graph, question))[-1].content
+        assert text.endswith(f"Found in the graph: {found}" + ("" if found[-1] == "." else "."))
