@@ -165,23 +165,24 @@ def _names_found(schema: Any, kinds: set[str]) -> bool:
 
 def _closed(schema: Any, linked: Linked) -> Any:
     """An argument whose values come from a closed vocabulary of the question (`x-entity`
-    genre, or an end of a year range) admits only what linking found there: the genres the
-    question names, a year range only when it names years (`_year_end`). When linking found
-    movies, people, genres or years but none of that kind, the argument is left out (nobody
-    asked for it: "something like Heat" is neither "Heat, and Drama" nor "Heat, from 1995");
-    when it found nothing at all, the argument stays open to the model ("a feel-good film").
-    A number the user gives (`STATED_NUMBER`, a rating) is one they wrote when they wrote
-    numbers (`_stated_number`)."""
+    genre, or an end of a year range) admits only what linking found there. A year range is
+    something written (digits, a decade, "recent"), so it is there only when the question names
+    years (`_year_end`): "I'm bored, any ideas?" is not "from 1980 to 2023". A genre argument
+    admits the genres the question names; when linking found movies, people or years but no
+    genre, it is left out (nobody asked for it: "something like Heat" is not "Heat, and
+    Drama"); when it found nothing at all, it stays open to the model ("a feel-good film" may
+    be a comedy). A number the user gives (`STATED_NUMBER`, a rating) is one they wrote when
+    they wrote numbers (`_stated_number`)."""
     kinds = kinds_of(schema)
     if STATED_NUMBER in kinds:
         return _stated_number(schema, linked.numbers)
     ends = {YEAR_FROM, YEAR_TO} & set(kinds)
-    if not ("genre" in kinds or ends):
+    if ends:  # years are written (digits, decades, "recent"): linked, or nobody asked for them
+        return _year_end(linked, YEAR_FROM in ends) if linked.years else None
+    if "genre" not in kinds:
         return schema
     if not (linked.strong_movies() or linked.strong_people() or linked.genres or linked.years):
         return schema
-    if ends:
-        return _year_end(linked, YEAR_FROM in ends) if linked.years else None
     genres = [g.genre for g in linked.genres]
     return _only(schema, genres) if genres else None
 

@@ -146,8 +146,9 @@ def test_a_year_range_the_question_states_is_written_whole() -> None:
     step = step_schema([tool], linked=Linked(years=[eighties]))
     grammar = LlamaGrammar.from_json_schema(json.dumps(step), verbose=False)._grammar
     assert '"1980"' in grammar and '"1989"' in grammar
-    # without years the range is open when nothing else was found, absent when something was
-    assert "year_from" in tool_input_schema(tool, Linked())["properties"]
+    # without years written there is no range, whatever else was found or not
+    assert "year_from" not in tool_input_schema(tool, Linked())["properties"]
+    assert "year_to" not in tool_input_schema(tool, Linked())["properties"]
 
     class WithRequired(Input):
         kind: str
