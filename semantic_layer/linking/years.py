@@ -3,7 +3,8 @@ ranges of years, and so does "recent": the graph's last years, up to its latest 
 
 Digits are read the same in every language; the words people use for decades ("sixties",
 "achtziger"), for "the years of" before a number ("années 80", "anos 2000") and for "recent"
-are data, in `years.yaml`. Several years or decades in one text are one range, from the first
+are data, in `years.yaml` ("années 80 et 90": one "the years of" before several decades). Several
+years or decades in one text are one range, from the first
 to the last ("from 1960 to 1975", "1960-1975", "80s or 90s").
 """
 
@@ -22,13 +23,15 @@ from semantic_layer.normalize import fold
 
 VOCABULARY = Path(__file__).with_name("years.yaml")
 FIRST_YEAR, LAST_YEAR = 1870, 2100
+_DECADE = r"['\u2019]?\d+0"  # "80", "'80", "2000" after "the years of"
 
 
 @dataclass(frozen=True)
 class _Patterns:
     year: re.Pattern[str]  # "1995", "1990s", "1990er"
     short_decade: re.Pattern[str]  # "90s", "'90s", "80er"
-    decade_of: re.Pattern[str]  # "annees 80", "anos 2000": a number after "the years of"
+    decade_of: re.Pattern[str]  # "annees 80", "anos 2000", "annees 80 et 90": numbers after
+    # "the years of", the later ones joined by a short word or a sign ("et", "e", "y", "/")
     words: tuple[tuple[re.Pattern[str], int], ...]  # "sixties" -> 1960
     recent: re.Pattern[str]  # "recent", "neueste"
     recent_years: int  # how many of the graph's last years "recent" spans
@@ -46,7 +49,9 @@ def _patterns(path: Path = VOCABULARY) -> _Patterns:
     return _Patterns(
         year=re.compile(rf"(?<![\w.])(1[89]\d\d|20\d\d)({endings})?(?!\w|\.\d)"),
         short_decade=re.compile(rf"(?<![\w.])['\u2019]?([0-9]0)(?:{endings})(?!\w)"),
-        decade_of=re.compile(rf"(?<!\w)(?:{before})\w*\s+['\u2019]?(\d+0)(?!\w)"),
+        decade_of=re.compile(
+            rf"(?<!\w)(?:{before})\w*\s+{_DECADE}(?:\s*[^\s\d]{{1,3}}\s*{_DECADE})*(?!\w)"
+        ),
         words=words,
         recent=re.compile(rf"(?<!\w)(?:{_either(raw['recent']['words'])})\w*"),
         recent_years=int(raw["recent"]["years"]),
@@ -68,9 +73,10 @@ def years_mentions(
     folded = _fold_in_place(text)
     found: list[YearsMention] = []
     for match in patterns.decade_of.finditer(folded):
-        first = _decade_start(match.group(1))
-        if first is not None:
-            found.append(_mention(text, match, first, first + 9))
+        starts = [_decade_start(d) for d in re.findall(r"(?<!\d)\d+0(?!\d)", match.group())]
+        firsts = [first for first in starts if first is not None]
+        if firsts:
+            found.append(_mention(text, match, min(firsts), max(firsts) + 9))
     for match in patterns.year.finditer(folded):
         year = int(match.group(1))
         if not FIRST_YEAR <= year <= LAST_YEAR or _inside(match, found):

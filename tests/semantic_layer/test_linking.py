@@ -121,6 +121,11 @@ def test_decades_named_in_words_or_after_the_years_of_become_ranges() -> None:
     assert ranges("80er Jahre") == [(1980, 1989)]
     assert ranges("a movie from 2000") == [(2000, 2000)]
     assert ranges("anni 95") == []  # not a decade
+    # one "the years of" before several decades joined by a short word or a sign
+    assert ranges("un film des années 80 et 90") == [(1980, 1999)]
+    assert ranges("anni 60 e 70, per favore") == [(1960, 1979)]
+    assert ranges("los años 70/80") == [(1970, 1989)]
+    assert ranges("années 80 et 3 étoiles") == [(1980, 1989)]  # a rating is not a decade
 
 
 def test_a_decade_in_words_is_linked_beside_a_genre(tools_graph: Any) -> None:
