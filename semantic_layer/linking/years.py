@@ -3,9 +3,9 @@ ranges of years, and so does "recent": the graph's last years, up to its latest 
 
 Digits are read the same in every language; the words people use for decades ("sixties",
 "achtziger"), for "the years of" before a number ("années 80", "anos 2000") and for "recent"
-are data, in `years.yaml` ("années 80 et 90": one "the years of" before several decades). Several
-years or decades in one text are one range, from the first
-to the last ("from 1960 to 1975", "1960-1975", "80s or 90s").
+are data, in `years.yaml` ("années 80 et 90": one "the years of" before several decades).
+Several years or decades in one text are one range, from the first to the last ("from 1960 to
+1975", "1960-1975", "80s or 90s").
 """
 
 from __future__ import annotations
