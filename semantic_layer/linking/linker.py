@@ -55,10 +55,19 @@ def _numbers(text: str, taken: Sequence[Span | Mention]) -> list[float]:
     """The numbers written in digits outside the names and years in `taken` ("Heat (1995) 4.5
     stars": 4.5)."""
     return [
-        float(match.group().replace(",", "."))
+        _number(match.group())
         for match in _NUMBER.finditer(text)
         if not any(t.start <= match.start() < t.end for t in taken)
     ]
+
+
+def _number(written: str) -> float:
+    """A decimal comma ("4,5") is a decimal point; a comma before three digits ("1,000")
+    separates thousands."""
+    whole, comma, rest = written.partition(",")
+    if comma and len(rest) == 3:
+        return float(whole + rest)
+    return float(written.replace(",", "."))
 
 
 def latest_year(graph: Reader) -> int | None:

@@ -219,6 +219,9 @@ def test_a_rating_is_one_the_user_wrote_when_they_wrote_numbers(movie_graph: obj
     assert rating("Give Heat 4.5/5, please.") == {"type": "number", "enum": [4.5]}
     assert rating("My rating for Gladiator (2000) is 5.") == {"type": "number", "enum": [5.0]}
     assert rating("Toy Story 2: 4 stars.") == {"type": "number", "enum": [4.0]}
+    assert rating("Donne 3,5 à Heat.") == {"type": "number", "enum": [3.5]}  # a decimal comma
+    # thousands are not a rating of 1: "1,000" is 1000, out of bounds
+    assert rating("Seen Heat 1,000 times: 5 stars.") == {"type": "number", "enum": [5.0]}
     loved = rating("I loved Heat, remember that.")  # no number written: the model's own
     assert isinstance(loved, dict) and loved["maximum"] == 5 and "enum" not in loved
     step = step_schema([memory], linked=link(movie_graph, "Give Heat 4.5/5, please."))
