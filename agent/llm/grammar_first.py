@@ -42,15 +42,13 @@ class GrammarFirstSampler:
         self.refusals = 0  # tokens the grammar refused, for tests and curiosity
 
     def sample(self, ctx: Any, idx: int = -1) -> int:
-        native = self._native
-        pointer = native.llama_get_logits_ith(ctx.ctx, idx)
+        pointer = self._native.llama_get_logits_ith(ctx.ctx, idx)
         logits = np.ctypeslib.as_array(pointer, shape=(self._n_vocab,))
         token = self._choose(logits, self.base)
         if not self._accepted(token, float(logits[token])):
             self.refusals += 1
             token = self._choose(logits, self.grammar, self.base)
-        native.llama_sampler_accept(self.grammar.sampler, token)
-        native.llama_sampler_accept(self.base.sampler, token)
+        self.accept(token)
         return token
 
     def _choose(self, logits: Any, *chains: Any) -> int:
@@ -75,8 +73,8 @@ class GrammarFirstSampler:
         self._native.llama_sampler_apply(self.grammar.sampler, ctypes.byref(candidates))
         return not math.isinf(candidates.data[0].logit)
 
-    # what llama-cpp-python may call on a sampler besides `sample`
     def accept(self, token: int) -> None:
+        """Both chains take `token` (`sample` does it for the token it chooses)."""
         self._native.llama_sampler_accept(self.grammar.sampler, token)
         self._native.llama_sampler_accept(self.base.sampler, token)
 
