@@ -9,6 +9,12 @@ samples through the plain chain. This module does what common/sampling.cpp does,
 decoding (temperature 0, as the agent asks), where it chooses the same token: the most likely
 token the grammar accepts is the most likely token whenever the grammar accepts that one.
 
+Where the grammar leaves one way on (`{"action": "`, `", "action_input": {"entity": "`), the
+sampler does not ask the model at all: it takes the forced text's tokens (`forced_text`), and
+`Llama.generate` evaluates them in one batch with the token chosen before them, so a run of
+keys and separators costs about one step instead of one step per token. Tokens are still chosen
+one at a time wherever the grammar admits more than one.
+
 `install()` makes every `Llama` of this process sample that way when a request carries a
 grammar and asks for temperature 0; anything else keeps llama-cpp-python's chain.
 """
@@ -17,19 +23,28 @@ from __future__ import annotations
 
 import ctypes
 import math
+from collections import deque
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
+
+from agent.llm.forced_text import ForcedText
 
 
 class GrammarFirstSampler:
     """The `LlamaSampler` a greedy constrained generation uses: grammar asked last.
 
     `base` is the chain without the grammar (repetition penalties, greedy), `grammar` a chain
-    holding only the grammar. Both accept every chosen token, as one chain would.
+    holding only the grammar. Both accept every chosen token, as one chain would. With `forced`,
+    text the grammar forces is taken without the model: `sample` returns its first token and
+    queues the rest, which `Llama.generate` (see `install`) evaluates in the same batch as the
+    first (`take_batch`) and then samples here one by one, from the queue.
     """
 
-    def __init__(self, n_vocab: int, base: Any, grammar: Any) -> None:
+    def __init__(
+        self, n_vocab: int, base: Any, grammar: Any, forced: ForcedText | None = None
+    ) -> None:
         import llama_cpp
 
         self._native = llama_cpp
@@ -40,8 +55,49 @@ class GrammarFirstSampler:
         self._ids = np.arange(n_vocab, dtype=np.int32)
         self._one = (llama_cpp.llama_token_data * 1)()
         self.refusals = 0  # tokens the grammar refused, for tests and curiosity
+        self.forced = forced
+        self._queued: deque[int] = deque()  # forced tokens evaluated, not yet returned
+        self._batch: list[int] = []  # forced tokens to evaluate with the one just returned
+        self.skipped = 0  # tokens taken from the grammar without a model step
+        self._started = False
 
     def sample(self, ctx: Any, idx: int = -1) -> int:
+        if self._queued:  # evaluated in the last batch: its logits were never computed
+            return self._queued.popleft()
+        # forced text at the start ('{"action": "'); later runs are found after each choice
+        run = self._forced_run() if not self._started else []
+        self._started = True
+        if run:
+            token, rest = run[0], run[1:]
+        else:
+            token = self._sample(ctx, idx)
+            rest = self._forced_run()
+        self._queued.extend(rest)
+        self._batch = rest
+        self.skipped += len(rest)
+        return token
+
+    def take_batch(self) -> list[int]:
+        """The forced tokens that follow the one `sample` just returned (once)."""
+        batch, self._batch = self._batch, []
+        return batch
+
+    def _forced_run(self) -> list[int]:
+        """The tokens the grammar forces from here, accepted as if chosen."""
+        if self.forced is None:
+            return []
+        run = []
+        # all but the last token: the model writes that one, so that it can merge with what
+        # follows as its tokenizer would (' {"' rather than ' {' then '"': after a lone ' {'
+        # the model expects '}' and closes the object)
+        for token in self.forced.tokens(self.grammar.sampler)[:-1]:
+            if not self._accepted(token, 0.0):  # a tokenizer oddity: stop where it strays
+                break
+            self.accept(token)
+            run.append(token)
+        return run
+
+    def _sample(self, ctx: Any, idx: int) -> int:
         pointer = self._native.llama_get_logits_ith(ctx.ctx, idx)
         logits = np.ctypeslib.as_array(pointer, shape=(self._n_vocab,))
         token = self._choose(logits, self.base)
@@ -81,6 +137,9 @@ class GrammarFirstSampler:
     def reset(self) -> None:
         self.base.reset()
         self.grammar.reset()
+        self._queued.clear()
+        self._batch = []
+        self._started = False
 
     def close(self) -> None:
         self.base.close()
@@ -111,7 +170,28 @@ def install() -> None:
         base = original(self, **{**kwargs, "grammar": None})
         only_grammar = LlamaSampler()
         only_grammar.add_grammar(self._model, grammar)
-        return GrammarFirstSampler(self.n_vocab(), base, only_grammar)
+        forced = ForcedText.of(self._model) if self.draft_model is None else None
+        return GrammarFirstSampler(self.n_vocab(), base, only_grammar, forced)
+
+    original_generate = Llama.generate
+
+    def generate(self: Any, tokens: Any, *args: Any, **kwargs: Any) -> Iterator[int]:
+        """`Llama.generate`, handing it the forced tokens to evaluate with each chosen one
+        (the generator's own protocol: tokens sent in are evaluated with the last one; its
+        callers in llama-cpp-python send none)."""
+        inner = original_generate(self, tokens, *args, **kwargs)
+        extra: list[int] | None = None
+        while True:
+            try:
+                token = inner.send(extra)
+            except StopIteration:
+                return
+            sampler = self._sampler
+            batch = sampler.take_batch() if isinstance(sampler, GrammarFirstSampler) else []
+            sent = yield token
+            extra = batch or sent
 
     _init_sampler.grammar_first = True  # type: ignore[attr-defined]
+    generate.grammar_first = True  # type: ignore[attr-defined]
     Llama._init_sampler = _init_sampler  # type: ignore[method-assign]
+    Llama.generate = generate  # type: ignore[method-assign,assignment]

