@@ -34,11 +34,11 @@ def llm(smollm2: Path) -> Iterator[Any]:
     yield llama_cpp.Llama(str(smollm2), n_ctx=512, n_threads=1, verbose=False)
 
 
-def install(monkeypatch: pytest.MonkeyPatch, skip_forced: bool = False) -> None:
+def install(monkeypatch: pytest.MonkeyPatch, jump_forward: bool = False) -> None:
     # recorded first, so the class gets its own methods back after the test
     monkeypatch.setattr(llama_cpp.Llama, "_init_sampler", llama_cpp.Llama._init_sampler)
     monkeypatch.setattr(llama_cpp.Llama, "generate", llama_cpp.Llama.generate)
-    if not skip_forced:  # grammar-last alone, every token chosen by the model
+    if not jump_forward:  # grammar-last alone, every token chosen by the model
         monkeypatch.setattr(ForcedText, "of", classmethod(lambda cls, model: None))
     grammar_first.install()
     grammar_first.install()  # idempotent: one wrapper, not two
@@ -115,7 +115,7 @@ def test_forced_text_is_evaluated_in_batches_not_written_token_by_token(
         llama_cpp.LlamaGrammar, "from_json_schema", llama_cpp.LlamaGrammar.from_json_schema
     )
     grammar_spacing.install()
-    install(monkeypatch, skip_forced=True)
+    install(monkeypatch, jump_forward=True)
     batches: list[int] = []
     evaluate = llama_cpp.Llama.eval
     monkeypatch.setattr(
