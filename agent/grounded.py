@@ -4,9 +4,11 @@ The linker (`semantic_layer.linking`) reads the draft answer like a question: ev
 person it names must be one a returned row holds (a tool's help text, such as small talk's
 example questions, is not a row), every movie and person named in one sentence must be linked
 by a row (a film card lists the person, or the person's card lists the film), a `Title (year)`
-must carry the year the row has, and a rating the answer reports must be the one stored.
-`unsupported` lists what fails; the loop then answers from the rows instead
-(`agent.render`).
+must carry the year the row has, a rating the answer reports must be the one stored, and every
+year and every rating-sized decimal it writes must be one a row (or the question) holds: "born
+in 1732", "4.6/5" are facts too. An answer to recommendations names at least one of them
+(`unnamed_recommendations`). `unsupported` lists what fails; the loop then answers from the rows
+instead (`agent.render`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 from sentencex import segment
 
 from agent.language import detect_language
+from semantic_layer.linking.genres import genre_of
 from semantic_layer.linking.linker import link
 from semantic_layer.linking.mentions import Linked, MovieMention
 from semantic_layer.normalize import fold
@@ -29,13 +32,19 @@ from semantic_layer.tools.payloads import (
     PersonCard,
     Recommendations,
     Rows,
+    SmalltalkReply,
     StoredRating,
     YourRating,
 )
 from semantic_layer.tools.result import ToolResult
 
 PERSON_FILMS = 5  # a person's answer names at least this many of their films (when they have)
-_RATING = re.compile(r"(?<![\w.])([0-5](?:[.,]5)?)(?:\s*/\s*5)?(?![\w.])")
+_RATING = re.compile(r"(?<![\w.])([0-5](?:[.,][05])?)(?:\s*/\s*5)?(?![\w.])")  # 4, 4.5, 4.0/5
+_NUMBER = re.compile(r"(?<![0-9])[0-9]+(?:[.,][0-9]+)?(?![0-9])")  # ASCII digits: 1995, 3.9, 3,9
+_YEAR = re.compile(r"(?<![0-9.,])([12][0-9]{3})(?![0-9])(?![.,][0-9])")  # 1000-2099: below
+_DECIMAL = re.compile(r"(?<![0-9.,])([0-9]{1,2})[.,]([0-9]{1,2})(?![0-9])(?![.,][0-9])")
+LAST_YEAR = 2099  # a four-digit number up to this is read as a year
+RATING_SCALE = 10  # decimals up to this are ratings (MovieLens /5, IMDb /10) and are checked
 
 
 @dataclass
@@ -49,6 +58,7 @@ class Facts:
     pairs: set[tuple[int, str]] = field(default_factory=set)
     texts: list[str] = field(default_factory=list)  # declared tools' rows, reasons, as text
     ratings: set[float] = field(default_factory=set)
+    numbers: set[float] = field(default_factory=set)  # every number a row writes
     # a row holds the user's own rating of a movie (or says there is none): ratings are checked
     user_rating: bool = False
 
@@ -66,8 +76,9 @@ def facts_of(results: Iterable[ToolResult | None]) -> Facts:
     """The facts the data of `results` hold (candidates offered count as rows too)."""
     facts = Facts()
     for result in results:
-        if result is None:
-            continue
+        if result is None or isinstance(result.data, SmalltalkReply):
+            continue  # small talk's help text and examples are not facts
+        facts.numbers.update(_numbers_in([result.message, result.plain_data()]))
         for candidate in result.candidates:
             if candidate.movie_id is not None:
                 facts.movies[candidate.movie_id] = candidate.year
@@ -76,8 +87,28 @@ def facts_of(results: Iterable[ToolResult | None]) -> Facts:
                 )
             if candidate.name:
                 facts.people.add(fold(candidate.name))
+            facts.numbers.update(_numbers_in(candidate.model_dump()))
         _add(facts, result.data)
     return facts
+
+
+def _numbers_in(value: Any) -> set[float]:
+    """Every number in `value` (nested dicts and lists, numbers and texts), as floats."""
+    found: set[float] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif isinstance(item, bool) or item is None:
+            continue
+        elif isinstance(item, (int, float)):
+            found.add(float(item))
+        else:
+            found.update(float(m.replace(",", ".")) for m in _NUMBER.findall(str(item)))
+    return found
 
 
 def _add(facts: Facts, data: Any) -> None:
@@ -116,22 +147,51 @@ def unsupported(
     results: Sequence[ToolResult | None],
     graph: Reader | None,
     language: str | None = None,
+    question: str = "",
 ) -> list[str]:
     """What `answer` states that no row of `results` holds (empty: everything is held).
-    `language`: the answer's (ISO 639-1), for where its sentences end; found when not given."""
+    `language`: the answer's (ISO 639-1), for where its sentences end; found when not given.
+    `question`: the user's own words (and earlier turns); a number they wrote may be repeated."""
     facts = facts_of(results)
+    facts.numbers.update(_numbers_in(question))
     problems: list[str] = []
     sentences = segment(language or detect_language(answer), answer)  # initials, "Dr.", "4.5"
     for sentence in (s for s in sentences if s.strip()):
         linked = link(graph, sentence)
         problems += _names(linked, facts, sentence)
         problems += _relations(linked, facts)
+    if graph is not None:  # as the names: read against the graph the rows came from
+        problems += _numbers(answer, facts)
     if facts.user_rating:
         said = {float(m.group(1).replace(",", ".")) for m in _RATING.finditer(answer)}
         problems += [
             f"rating {r:g} (stored: {sorted(facts.ratings)})" for r in said - facts.ratings
         ]
     return list(dict.fromkeys(problems))
+
+
+def unnamed_recommendations(
+    answer: str, results: Sequence[ToolResult | None], graph: Reader | None
+) -> str | None:
+    """For recommendations: what is wrong when the answer names none of them ("Viewers rated
+    the best horror movies 4 stars."); None when it names one, or the last result is not a
+    list of recommendations."""
+    last = results[-1] if results else None
+    if last is None or not isinstance(last.data, Recommendations):
+        return None
+    recommended = last.data.recommendations
+    if not recommended:
+        return None
+    facts = Facts()
+    for rec in recommended:
+        facts.add_movie(rec)
+    linked = link(graph, answer)
+    if any(_held(m, facts) for m in linked.movies):  # a weak mention counts: "Up (2009)"
+        return None
+    folded = fold(answer)
+    if any(fold(rec.title) in folded for rec in recommended):  # linking missed it
+        return None
+    return f"none of the {len(recommended)} recommendations named"
 
 
 def missing_films(
@@ -170,6 +230,8 @@ def _held(movie: MovieMention, facts: Facts) -> list[int]:
 def _names(linked: Linked, facts: Facts, sentence: str) -> list[str]:
     problems = []
     for movie in linked.strong_movies():
+        if genre_of(movie.text) is not None and _year_after(sentence, movie.end) is None:
+            continue  # "Adventure" is the genre, not *L'Avventura* (1960): a film has its year
         held = _held(movie, facts)
         held_rows = any(movie.best.name.casefold() in t for t in facts.texts)
         if not held and not held_rows:
@@ -200,6 +262,21 @@ def _relations(linked: Linked, facts: Facts) -> list[str]:
             names = {fold(c.name) for c in person.candidates}
             if not any((i, n) in facts.pairs for i in ids for n in names):
                 problems.append(f"{person.best.name} with {movie.best.label}")
+    return problems
+
+
+def _numbers(answer: str, facts: Facts) -> list[str]:
+    """The years and ratings `answer` writes that no row holds ("born in 1732")."""
+    problems = [
+        f"year {m.group(1)}"
+        for m in _YEAR.finditer(answer)
+        if int(m.group(1)) <= LAST_YEAR and float(m.group(1)) not in facts.numbers
+    ]
+    for m in _DECIMAL.finditer(answer):
+        value = float(f"{m.group(1)}.{m.group(2)}")
+        slack = 0.5 * 10 ** -len(m.group(2)) + 1e-9  # "3.9" for a row's 3.93: rounded
+        if value <= RATING_SCALE and not any(abs(value - n) <= slack for n in facts.numbers):
+            problems.append(f"number {m.group(0)}")
     return problems
 
 

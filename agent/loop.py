@@ -51,7 +51,7 @@ from agent.events import (
     ToolStarted,
 )
 from agent.grammar import FINAL_ANSWER, step_schema
-from agent.grounded import missing_films, unsupported
+from agent.grounded import missing_films, unnamed_recommendations, unsupported
 from agent.language import detect_language
 from agent.llm.base import (
     LLM,
@@ -217,10 +217,12 @@ class Agent:
         """The draft when every name and relation in it is one a row holds and it ends as a
         sentence; otherwise an answer rendered from the rows, in the question's language."""
         results = [s.result for s in run.steps]
-        problems = unsupported(draft, results, run.context.graph, run.language)
-        films = missing_films(draft, results, run.context.graph)
-        if films is not None and run.context.graph is not None:
-            problems.append(films)
+        said = " ".join([run.question, *(m.content for m in run.history)])
+        problems = unsupported(draft, results, run.context.graph, run.language, said)
+        for missing in (missing_films, unnamed_recommendations):
+            problem = missing(draft, results, run.context.graph)
+            if problem is not None and run.context.graph is not None:
+                problems.append(problem)
         if cut or _UNFINISHED.search(draft):
             problems.append("the answer stops mid-sentence")
         if not draft.strip():

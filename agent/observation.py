@@ -20,6 +20,7 @@ from semantic_layer.tools.result import ToolResult
 
 OBSERVATION_TOKENS = 260  # the default budget of one Observation (prefill is the cost)
 OBSERVATION_ROWS = 6  # rows of one list the model reads: an answer names five (the UI shows all)
+#   unless the card says fewer (`rows_for_the_model`: recommendations)
 CHARS_PER_TOKEN = 3  # conservative for JSON full of names: real tokenizers do 3.3 to 4
 _ID_KEY = re.compile(r"(?:^id$|Id$|_id$|Ids$|_ids$)")
 
@@ -31,7 +32,7 @@ def estimate(text: str) -> int:
 
 def fit_observation(result: ToolResult, budget_tokens: int = OBSERVATION_TOKENS) -> str:
     """The Observation for `result`, at most `budget_tokens` (estimated) long."""
-    body: dict[str, Any] = {"ok": result.ok}
+    body: dict[str, Any] = {} if result.ok else {"ok": False}  # a failure says so
     if result.message:
         body["message"] = result.message
     data = _compact(result.model_data())
@@ -40,9 +41,10 @@ def fit_observation(result: ToolResult, budget_tokens: int = OBSERVATION_TOKENS)
     if result.candidates:
         body["candidates"] = [{"label": c.label} for c in result.candidates]
     omitted: dict[str, int] = {}
-    for parent, key in sorted(_lists(body, OBSERVATION_ROWS), key=_size, reverse=True):
-        omitted[key] = omitted.get(key, 0) + len(parent[key]) - OBSERVATION_ROWS
-        parent[key] = parent[key][:OBSERVATION_ROWS]
+    rows = getattr(result.data, "rows_for_the_model", None) or OBSERVATION_ROWS
+    for parent, key in sorted(_lists(body, rows), key=_size, reverse=True):
+        omitted[key] = omitted.get(key, 0) + len(parent[key]) - rows
+        parent[key] = parent[key][:rows]
     if omitted:
         body["omitted"] = dict(omitted)
     text = _dump(body)

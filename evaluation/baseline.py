@@ -190,7 +190,7 @@ class BaselineSubject:
             ending=ending,  # type: ignore[arg-type]
             error=error,
             ms=(time.perf_counter() - started) * 1000,
-            invented=invented(answer, results, context.graph),
+            invented=invented(answer, results, context.graph, question.said()),
             writes=writes(results),
             cut=cut(answer, ending),
         )

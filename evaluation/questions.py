@@ -97,6 +97,10 @@ class Question(BaseModel):
     verify: list[dict[str, Any]] = Field(default_factory=list)
     line: int = Field(0, exclude=True)  # where the entry starts in its file
 
+    def said(self) -> str:
+        """Everything the conversation said before the answer: the earlier turns and the question."""
+        return " ".join([*(t.content for t in self.history), self.question])
+
 
 class QuestionSet(BaseModel):
     path: str

@@ -86,7 +86,9 @@ class AgentSubject:
             ending=result.stop_reason,
             error=result.error,
             ms=(time.perf_counter() - started) * 1000,
-            invented=invented(result.answer, [s.result for s in result.steps], context.graph),
+            invented=invented(
+                result.answer, [s.result for s in result.steps], context.graph, question.said()
+            ),
             writes=writes([s.result for s in result.steps]),
             cut=cut(
                 result.answer, result.llm_calls[-1].finish_reason or "" if result.llm_calls else ""

@@ -18,9 +18,12 @@ from semantic_layer.tools.result import ToolResult
 _UNFINISHED = re.compile(r"[,;:\-\u2013\u2014(]\s*$")  # where the text was to go on
 
 
-def invented(answer: str, results: Sequence[ToolResult | None], graph: Reader | None) -> list[str]:
-    """The movies, people and relations `answer` states that no row of `results` holds."""
-    return unsupported(answer, results, graph) if answer.strip() else []
+def invented(
+    answer: str, results: Sequence[ToolResult | None], graph: Reader | None, said: str = ""
+) -> list[str]:
+    """The movies, people, relations, years and ratings `answer` states that no row of `results`
+    holds; `said`: the user's words, whose numbers an answer may repeat."""
+    return unsupported(answer, results, graph, question=said) if answer.strip() else []
 
 
 def cut(answer: str, ending: str) -> bool:

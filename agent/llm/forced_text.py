@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 MAX_BYTES = 256  # a forced run is a few keys and separators; a bound all the same
+_CONTINUATIONS = (b"Heat", b"the", b"information", b"4")  # words and numbers a model writes
 _FOUND: weakref.WeakKeyDictionary[Any, ForcedText | None] = weakref.WeakKeyDictionary()
 
 
@@ -53,26 +54,56 @@ class ForcedText:
 
     def tokens(self, grammar: Any) -> list[int]:
         """The model's tokens for the text `grammar` (a llama.cpp sampler chain holding the
-        grammar) admits next and nothing else; [] when it admits a choice."""
-        text = self.text(grammar)
+        grammar) admits next and nothing else, less the last one unless the text ends where the
+        tokenizer splits off whatever word or number follows (`_splits_after`); [] when the
+        grammar admits a choice. The last token left out is the model's to write: it may merge
+        with what follows (' {"' is one token; after a lone ' {' the model closes the object)."""
+        text, following = self._follow(grammar)
         if not text:
             return []
-        return list(self._model.tokenize(text, add_bos=False, special=False))
+        tokens = self._tokenize(text)
+        return tokens if self._splits_after(text, tokens, following) else tokens[:-1]
 
     def text(self, grammar: Any) -> bytes:
+        """The bytes `grammar` admits next and nothing else."""
+        return self._follow(grammar)[0]
+
+    def _follow(self, grammar: Any) -> tuple[bytes, set[int]]:
+        """The forced bytes, cut at the last whole character, and the bytes admitted after
+        them (none when the text was cut, or generation may end there)."""
         native = self._native
         state = native.llama_sampler_clone(grammar)
         forced = bytearray()
+        following: set[int] = set()
         try:
             while len(forced) < MAX_BYTES:
                 admitted = self._admitted(state)
                 if len(admitted) != 1 or admitted[0] == self._eog:
+                    if self._eog not in admitted:
+                        following = {self._bytes[i] for i in admitted}
                     break
                 forced.append(self._bytes[admitted[0]])
                 native.llama_sampler_accept(state, self._tokens[admitted[0]])
         finally:
             native.llama_sampler_free(state)
-        return bytes(forced[: whole_utf8(forced)])
+        whole = whole_utf8(forced)
+        return bytes(forced[:whole]), following if whole == len(forced) else set()
+
+    def _splits_after(self, text: bytes, tokens: list[int], following: set[int]) -> bool:
+        """Whether the model's tokenizer ends a token where `text` ends whatever word or number
+        the model writes next: `text` ends in punctuation (`": "`, `{"`), a letter or digit
+        may follow (a name, a value: free text, not a choice of separators), and the
+        tokenizer splits the text from such a continuation as it splits it alone (byte-level
+        BPE with a pre-tokenizer does; a tokenizer that merges across does not pass)."""
+        last = text[-1]
+        if last >= 0x80 or chr(last).isalnum() or chr(last).isspace() or last == ord("'"):
+            return False
+        if not any(b < 0x80 and chr(b).isalnum() for b in following):
+            return False  # only separators may follow (',' or '}'): the model's choice
+        return all(self._tokenize(text + word)[: len(tokens)] == tokens for word in _CONTINUATIONS)
+
+    def _tokenize(self, text: bytes) -> list[int]:
+        return list(self._model.tokenize(text, add_bos=False, special=False))
 
     def _admitted(self, state: Any) -> list[int]:
         """The probe's rows the grammar in `state` admits."""

@@ -87,10 +87,9 @@ class GrammarFirstSampler:
         if self.forced is None:
             return []
         run = []
-        # all but the last token: the model writes that one, so that it can merge with what
-        # follows as its tokenizer would (' {"' rather than ' {' then '"': after a lone ' {'
-        # the model expects '}' and closes the object)
-        for token in self.forced.tokens(self.grammar.sampler)[:-1]:
+        # the last token is left to the model where it can merge with what follows
+        # (`ForcedText.tokens`)
+        for token in self.forced.tokens(self.grammar.sampler):
             if not self._accepted(token, 0.0):  # a tokenizer oddity: stop where it strays
                 break
             self.accept(token)

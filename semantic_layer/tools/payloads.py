@@ -35,6 +35,15 @@ __all__ = [
 ]
 
 
+class NotForTheModel:
+    """Field metadata (`Annotated[..., NOT_FOR_THE_MODEL]`): the UI and MCP clients get the
+    field, the model's Observation leaves it out (the model does not need it to answer, and
+    every token it reads costs prefill time)."""
+
+
+NOT_FOR_THE_MODEL = NotForTheModel()
+
+
 class _Card(BaseModel):
     model_config = ConfigDict(
         alias_generator=to_camel,
@@ -45,9 +54,8 @@ class _Card(BaseModel):
         frozen=True,
     )
 
-    #: fields the UI and MCP clients get and the model's Observation leaves out (the model does
-    #: not need them to answer, and every token it reads costs prefill time)
-    not_for_the_model: ClassVar[frozenset[str]] = frozenset()
+    #: rows of each of the card's lists the model reads (None: the reader's default)
+    rows_for_the_model: ClassVar[int | None] = None
 
 
 class Film(_Card):
@@ -64,13 +72,13 @@ class Film(_Card):
 
 
 class Recommendation(Film):
-    genres: list[str] = Field(default_factory=list)
-    rating_avg: float | None = None
-    rating_count: int | None = None
+    # the model reads a row as its label and its reason: the reason says the rating or the
+    # viewers behind the pick, the genres and people asked for, and a popularity asked for
+    # ("well known (317 ratings)"); the rest is for the UI and MCP clients
+    genres: Annotated[list[str], NOT_FOR_THE_MODEL] = Field(default_factory=list)
+    rating_avg: Annotated[float | None, NOT_FOR_THE_MODEL] = None
+    rating_count: Annotated[int | None, NOT_FOR_THE_MODEL] = None
     why: str  # in words: what it is like or comes from, and the constraints it meets
-
-    # a popularity the user asked for is in `why` ("well known (317 ratings)")
-    not_for_the_model = frozenset({"rating_count"})
 
 
 def _none(value: Any) -> bool:
@@ -102,6 +110,9 @@ class Basis(_Card):
 class Recommendations(_Card):
     basis: Basis
     recommendations: list[Recommendation]
+
+    # an answer names two or three; every row the model reads costs prefill time
+    rows_for_the_model = 4
 
 
 class MovieCard(Film):
@@ -192,7 +203,7 @@ BUILT_IN_PAYLOADS: dict[str, Any] = {
 
 def for_the_model(value: Any) -> Any:
     """`value` as plain data under the keys the model reads (one `model_dump`, so the keys and
-    `exclude_if` are those every reader gets), less each card's `not_for_the_model` fields."""
+    `exclude_if` are those every reader gets), less the fields marked `NOT_FOR_THE_MODEL`."""
     dumped = value.model_dump() if isinstance(value, BaseModel) else value
     _drop_unread(value, dumped)
     return dumped
@@ -208,7 +219,7 @@ def _drop_unread(value: Any, dumped: Any) -> None:
             key = field.alias or name
             if key not in dumped:
                 continue
-            if name in value.not_for_the_model:
+            if NOT_FOR_THE_MODEL in field.metadata:
                 del dumped[key]
             else:
                 _drop_unread(getattr(value, name), dumped[key])

@@ -128,3 +128,30 @@ def test_dumps_spacing_fixes_one_layout_and_leaves_other_grammars_alone(model: A
             write(model, chain, other)
     plain = 'root ::= "x" space\nspace ::= " "?\n'
     assert dumps_spacing(plain) == plain  # no JSON separators: not the converter's grammar
+
+
+def test_the_last_token_is_forced_only_where_what_follows_cannot_merge_with_it(
+    model: Any,
+) -> None:
+    """Before a word the tokenizer splits after '": "', so the whole forced text is taken; where
+    the grammar leaves a choice of separators (' {' before '"' or '}') the last token is the
+    model's, which writes ' {"' as one token."""
+    finder = ForcedText.of(model._model)
+    assert finder is not None
+    tokenize = model._model.tokenize
+
+    def text(tokens: list[int]) -> str:
+        return model.detokenize(tokens).decode()
+
+    chain = grammar(model, STEP)
+    write(model, chain, '{"action": "Final Answer", "action_input"')
+    assert text(finder.tokens(chain.sampler)) == ': "'  # free text follows: a word or a number
+    schema = {
+        "type": "object",
+        "properties": {"a": {"type": "object", "properties": {"b": {"type": "integer"}}}},
+        "required": ["a"],
+    }
+    chain = grammar(model, schema)
+    whole = finder.text(chain.sampler)
+    assert whole == b'{"a": {'  # then '"b"' or '}': a choice of separators
+    assert finder.tokens(chain.sampler) == tokenize(whole, add_bos=False, special=False)[:-1]

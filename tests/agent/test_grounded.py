@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from agent.events import AnswerReplaced
-from agent.grounded import unsupported
+from agent.grounded import unnamed_recommendations, unsupported
 from agent.loop import Agent
 from semantic_layer.tools.contract import ToolContext
 from semantic_layer.tools.payloads import (
@@ -68,6 +68,7 @@ def test_the_rating_reported_is_the_one_stored(movie_graph: Any) -> None:
     stored = ToolResult(tool="memory", kind="rating",
                         data=StoredRating(movie_id=6, title="Heat", year=1995, rating=4, user_id=1))  # fmt: skip
     assert unsupported("Stored 4/5 for Heat (1995).", [stored], movie_graph) == []
+    assert unsupported("Stored 4.0/5 for Heat (1995).", [stored], movie_graph) == []
     assert unsupported("I saved 3 stars for Heat (1995).", [stored], movie_graph)
 
 
@@ -146,3 +147,65 @@ def test_an_initial_does_not_end_a_sentence(movie_graph: Any) -> None:
     answer = "Back to the Future (1985) stars Michael J. Fox and Christopher Lloyd."
     assert unsupported(answer, [result], movie_graph, "en") == []
     assert unsupported(answer, [result], movie_graph) == []  # the language found by itself
+
+
+def test_a_year_no_row_holds_is_an_invented_fact(movie_graph: Any) -> None:
+    """A movie card for *George Washington* (2000) says nothing of 1732: a year is a fact."""
+    card = MovieCard(movie_id=4117, title="George Washington", year=2000, genres=["Drama"])
+    result = ToolResult(tool="information", kind="movie", data=card)
+    invented = "George Washington was born in 1732 and died in 1799."
+    assert unsupported(invented, [result], movie_graph) == ["year 1732", "year 1799"]
+    assert unsupported("George Washington (2000) is a drama.", [result], movie_graph) == []
+
+
+def test_a_year_or_rating_the_user_wrote_or_a_row_holds_may_be_repeated(movie_graph: Any) -> None:
+    card = heat_card().data.model_copy(update={"rating_avg": 3.93, "released": "1995-12-15"})  # type: ignore[union-attr]
+    result = ToolResult(tool="information", kind="movie", data=card)
+    held = "Heat (1995), released 1995-12-15, is rated 3.9/5 (3.93 exactly)."
+    assert unsupported(held, [result], movie_graph) == []
+    assert unsupported("Heat (1995) is rated 4.6/5.", [result], movie_graph) == ["number 4.6"]
+    said = "Anything from 1984 like Heat?"
+    assert unsupported("Heat (1995) is not from 1984.", [result], movie_graph, question=said) == []
+
+
+def _horror() -> ToolResult:
+    from semantic_layer.tools.payloads import Basis, Recommendation, Recommendations
+
+    rows = [
+        Recommendation(movie_id=1258, title="The Shining", year=1980, rating_avg=4.08,
+                       why="rated 4.1/5 on average by 109 viewers; Horror"),
+        Recommendation(movie_id=1387, title="Jaws", year=1975, rating_avg=3.98,
+                       why="rated 4.0/5 on average by 91 viewers; Horror"),
+    ]  # fmt: skip
+    recs = Recommendations(basis=Basis(genres=["Horror"]), recommendations=rows)
+    return ToolResult(tool="recommender", kind="recommendations", data=recs)
+
+
+def test_an_answer_to_recommendations_names_one_of_them(movie_graph: Any) -> None:
+    result = _horror()
+    vague = "Viewers who rated the best horror movies gave them 4 stars."
+    assert unnamed_recommendations(vague, [result], movie_graph) is not None
+    named = "Viewers rate The Shining (1980) and Jaws (1975) best."
+    assert unnamed_recommendations(named, [result], movie_graph) is None
+    assert unnamed_recommendations(vague, [heat_card()], movie_graph) is None  # not a list
+
+
+def test_an_answer_naming_no_recommendation_is_rendered_from_them(movie_graph: Any) -> None:
+    tool = ScriptedTool("recommender", "Recommendations.", InformationInput, [_horror()])
+    llm = ScriptedLLM(call("recommender", entity="horror"), final("Des films d'horreur ?"))
+    result = Agent(llm, [tool]).ask("Des films d'horreur ?", context=ToolContext(movie_graph))
+    assert "The Shining (1980)" in result.answer and result.rendered
+
+
+def test_a_genre_written_like_a_name_is_the_genre_not_a_film(movie_graph: Any) -> None:
+    """*L'Avventura* (1960) is also known as "The Adventure": an answer that writes the genre
+    with a capital inside a sentence names no film; a film comes with its year."""
+    from semantic_layer.tools.payloads import Basis, Recommendation, Recommendations
+
+    row = Recommendation(movie_id=260, title="Star Wars: Episode IV - A New Hope", year=1977,
+                         why="rated 4.2/5 on average by 251 viewers; Adventure")  # fmt: skip
+    recs = Recommendations(basis=Basis(genres=["Adventure"]), recommendations=[row])
+    result = ToolResult(tool="recommender", kind="recommendations", data=recs)
+    answer = "The best Adventure movie is Star Wars: Episode IV - A New Hope (1977)."
+    assert unsupported(answer, [result], movie_graph) == []
+    assert unsupported("Watch L'Avventura (1960).", [result], movie_graph)

@@ -18,7 +18,7 @@ def test_identifiers_and_empty_values_are_left_out() -> None:
         data={"movieId": 6, "imdbId": "0113277", "title": "Heat", "yourRating": None, "tags": []},
     )
     body = json.loads(fit_observation(result))
-    assert body == {"ok": True, "message": "Heat (1995).", "data": {"title": "Heat"}}
+    assert body == {"message": "Heat (1995).", "data": {"title": "Heat"}}  # ok unless it says
 
 
 def test_candidates_keep_their_labels() -> None:
@@ -65,7 +65,7 @@ def test_a_film_is_read_as_its_label_and_a_long_filmography_as_its_best_rows() -
     assert body["data"]["actedInCount"] == 40
 
 
-def test_a_recommendation_row_leaves_out_what_only_other_readers_need() -> None:
+def test_a_recommendation_is_read_as_its_label_and_its_reason() -> None:
     rec = Recommendation(
         movie_id=16, title="Casino", year=1995, genres=["Crime"], rating_avg=3.93,
         rating_count=82, why="liked by 30 viewers who liked Heat (1995)",
@@ -76,13 +76,27 @@ def test_a_recommendation_row_leaves_out_what_only_other_readers_need() -> None:
         data=Recommendations(basis=Basis(movie="Heat (1995)"), recommendations=[rec]),
     )
     row = json.loads(fit_observation(result))["data"]["recommendations"][0]
-    assert row == {
-        "movie": "Casino (1995)",
-        "genres": ["Crime"],
-        "ratingAvg": 3.93,
-        "why": "liked by 30 viewers who liked Heat (1995)",
-    }
-    assert result.plain_data()["recommendations"][0]["ratingCount"] == 82  # the UI keeps it
+    assert row == {"movie": "Casino (1995)", "why": "liked by 30 viewers who liked Heat (1995)"}
+    kept = result.plain_data()["recommendations"][0]  # the UI and MCP keep the rest
+    assert (kept["genres"], kept["ratingAvg"], kept["ratingCount"]) == (["Crime"], 3.93, 82)
+
+
+def test_the_model_reads_fewer_recommendations_than_rows_of_other_lists() -> None:
+    recs = [
+        Recommendation(movie_id=i, title=f"Film {i}", year=2000, why="rated 4/5") for i in range(10)
+    ]
+    result = ToolResult(
+        tool="recommender",
+        kind="recommendations",
+        data=Recommendations(basis=Basis(genres=["Drama"]), recommendations=recs),
+    )
+    body = json.loads(fit_observation(result, budget_tokens=10_000))
+    shown = Recommendations.rows_for_the_model
+    assert shown is not None and shown < OBSERVATION_ROWS
+    assert [r["movie"] for r in body["data"]["recommendations"]] == [
+        f"Film {i} (2000)" for i in range(shown)
+    ]
+    assert body["omitted"] == {"recommendations": 10 - shown}
 
 
 def test_one_row_over_the_budget_is_kept_and_the_text_cut() -> None:

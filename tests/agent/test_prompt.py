@@ -101,13 +101,14 @@ def test_an_optional_enum_argument_keeps_its_own_description() -> None:
     assert "Unknown names fail validation" not in line
 
 
-def test_a_correction_asks_to_try_again_not_to_answer(tools: list[ScriptedTool]) -> None:
-    """After a correction the model is to call the right tool: the Observation of a real
-    result pushes towards the answer, a correction does not (the model answered instead)."""
+def test_an_observation_is_the_result_alone(tools: list[ScriptedTool]) -> None:
+    """After a correction the model is to call the right tool, after a real result to answer;
+    neither Observation says more than the result: the rules and the worked examples say what
+    follows an Observation, and every token after the tool call is prefill before the answer."""
     pad = [
         ScratchpadStep(reply="{}", observation="The user did not mention X.", retry=True),
         ScratchpadStep(reply="{}", observation='{"ok": true}'),
     ]
     messages = ReactPrompt(tools).messages("q", scratchpad=pad)
     assert messages[2].content == "Observation: The user did not mention X."
-    assert "Final Answer" in messages[4].content
+    assert messages[4].content == 'Observation: {"ok": true}'
