@@ -182,11 +182,7 @@ def unnamed_recommendations(
     recommended = last.data.recommendations
     if not recommended:
         return None
-    facts = Facts()
-    for rec in recommended:
-        facts.add_movie(rec)
-    linked = link(graph, answer)
-    if any(_held(m, facts) for m in linked.movies):  # a weak mention counts: "Up (2009)"
+    if _named(link(graph, answer).movies, recommended):  # a weak mention counts: "Up (2009)"
         return None
     folded = fold(answer)
     if any(fold(rec.title) in folded for rec in recommended):  # linking missed it
@@ -203,15 +199,20 @@ def missing_films(
     if not cards:
         return None
     card = cards[-1]
-    films = {f.movie_id for f in [*card.directed, *card.acted_in]}
-    linked = link(graph, answer)
-    named = {
-        i for m in linked.strong_movies() for i in _held(m, facts_of([results[-1]])) if i in films
-    }
-    wanted = min(PERSON_FILMS, len(films))
+    films = [*card.directed, *card.acted_in]
+    named = _named(link(graph, answer).strong_movies(), films)
+    wanted = min(PERSON_FILMS, len({f.movie_id for f in films}))
     return (
         None if len(named) >= wanted else f"{len(named)} of {card.name}'s films named, not {wanted}"
     )
+
+
+def _named(mentions: Iterable[MovieMention], films: Iterable[Film]) -> set[int]:
+    """The ids of `films` that `mentions` name."""
+    facts = Facts()
+    for film in films:
+        facts.add_movie(film)
+    return {i for mention in mentions for i in _held(mention, facts)}
 
 
 def _held(movie: MovieMention, facts: Facts) -> list[int]:

@@ -219,10 +219,10 @@ class Agent:
         results = [s.result for s in run.steps]
         said = " ".join([run.question, *(m.content for m in run.history)])
         problems = unsupported(draft, results, run.context.graph, run.language, said)
-        for missing in (missing_films, unnamed_recommendations):
-            problem = missing(draft, results, run.context.graph)
-            if problem is not None and run.context.graph is not None:
-                problems.append(problem)
+        if run.context.graph is not None:  # the answer's films are read against the graph
+            for missing in (missing_films, unnamed_recommendations):
+                if (problem := missing(draft, results, run.context.graph)) is not None:
+                    problems.append(problem)
         if cut or _UNFINISHED.search(draft):
             problems.append("the answer stops mid-sentence")
         if not draft.strip():

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from agent.events import AnswerReplaced
-from agent.grounded import unnamed_recommendations, unsupported
+from agent.grounded import missing_films, unnamed_recommendations, unsupported
 from agent.loop import Agent
 from semantic_layer.tools.contract import ToolContext
 from semantic_layer.tools.payloads import (
@@ -209,3 +209,22 @@ def test_a_genre_written_like_a_name_is_the_genre_not_a_film(movie_graph: Any) -
     answer = "The best Adventure movie is Star Wars: Episode IV - A New Hope (1977)."
     assert unsupported(answer, [result], movie_graph) == []
     assert unsupported("Watch L'Avventura (1960).", [result], movie_graph)
+
+
+def test_a_person_answer_names_five_of_their_films_when_the_card_has_five(movie_graph: Any) -> None:
+    titles = [("Heat", 1995), ("Collateral", 2004), ("The Insider", 1999), ("Ali", 2001),
+              ("Miami Vice", 2006), ("The Last of the Mohicans", 1992)]  # fmt: skip
+    films = [
+        Film(movie_id=i, title=t, year=y) for i, (t, y) in enumerate(titles, start=900_001)
+    ]  # matched by title
+    card = PersonCard(name="Michael Mann", acted_in=[], acted_in_count=0, directed=films,
+                      directed_count=len(films))  # fmt: skip
+    result = ToolResult(tool="information", kind="person", data=card)
+    two = "Michael Mann directed Heat (1995) and Collateral (2004)."
+    assert missing_films(two, [result], movie_graph) == "2 of Michael Mann's films named, not 5"
+    five = ("Michael Mann directed Heat (1995), Collateral (2004), The Insider (1999), "
+            "Ali (2001) and Miami Vice (2006).")  # fmt: skip
+    assert missing_films(five, [result], movie_graph) is None
+    later = ToolResult(tool="memory", kind="rating",
+                       data=YourRating(movie_id=6, title="Heat", year=1995, rating=None))  # fmt: skip
+    assert missing_films(five, [result, later], movie_graph) is None  # the card's films count
