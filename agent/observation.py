@@ -2,8 +2,8 @@
 
 The UI and the result keep the whole `ToolResult`; the model only needs what it may tell the
 user. So the Observation leaves out identifiers (`movieId`, `imdbId`, ...), empty values, the
-fields a card keeps for other readers (`ToolResult.model_data`) and a candidate's fields that
-repeat its label; a row's title and year become one label, "Heat (1995)", the way an answer
+fields a card keeps for other readers (`ToolResult.model_data`), a message that only repeats the
+data's label and a candidate's fields that repeat its label; a row's title and year become one label, "Heat (1995)", the way an answer
 writes it (a film that is only that is only its label). When it is still over the budget it
 shortens the longest list (recommendations, films, cast) step by step, saying how many rows it
 left out. A 4k-token context therefore always has room for the instructions, the history, the
@@ -33,9 +33,9 @@ def estimate(text: str) -> int:
 def fit_observation(result: ToolResult, budget_tokens: int = OBSERVATION_TOKENS) -> str:
     """The Observation for `result`, at most `budget_tokens` (estimated) long."""
     body: dict[str, Any] = {} if result.ok else {"ok": False}  # a failure says so
-    if result.message:
-        body["message"] = result.message
     data = _compact(result.model_data())
+    if result.message and not _repeats_a_label(result.message, data):
+        body["message"] = result.message
     if data not in (None, {}, []):
         body["data"] = data
     if result.candidates:
@@ -60,6 +60,13 @@ def fit_observation(result: ToolResult, budget_tokens: int = OBSERVATION_TOKENS)
     if estimate(text) > budget_tokens:  # no list left to shorten: cut the text itself
         text = text[: max(0, (budget_tokens - 1) * CHARS_PER_TOKEN - 1)] + "…"
     return text
+
+
+def _repeats_a_label(message: str, data: Any) -> bool:
+    """Whether `message` only names what `data` labels ("Casino (1995)." for a movie's card):
+    the data says it already."""
+    labels = data.values() if isinstance(data, dict) else [data]
+    return message.strip().rstrip(".") in [label for label in labels if isinstance(label, str)]
 
 
 def _compact(value: Any) -> Any:

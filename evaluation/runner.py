@@ -91,7 +91,9 @@ class AgentSubject:
             ),
             writes=writes([s.result for s in result.steps]),
             cut=cut(
-                result.answer, result.llm_calls[-1].finish_reason or "" if result.llm_calls else ""
+                result.answer,
+                result.llm_calls[-1].finish_reason or "" if result.llm_calls else "",
+                rendered=bool(result.rendered),
             ),
         )
 

@@ -26,9 +26,11 @@ def invented(
     return unsupported(answer, results, graph, question=said) if answer.strip() else []
 
 
-def cut(answer: str, ending: str) -> bool:
-    """Whether the answer stops mid-sentence (or the run ended at the token limit)."""
-    return ending == "length" or bool(_UNFINISHED.search(answer))
+def cut(answer: str, ending: str, rendered: bool = False) -> bool:
+    """Whether the answer the user sees stops mid-sentence: the model's, ended at the token
+    limit, or any answer that ends on a comma, a colon or an open bracket. An answer rendered
+    from the rows in place of the model's (`rendered`) is whole however the model's ended."""
+    return (ending == "length" and not rendered) or bool(_UNFINISHED.search(answer))
 
 
 def writes(results: Sequence[ToolResult | None]) -> list[str]:

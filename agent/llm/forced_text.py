@@ -57,37 +57,50 @@ class ForcedText:
         grammar) admits next and nothing else, less the last one unless the text ends where the
         tokenizer splits off whatever word or number follows (`_splits_after`); [] when the
         grammar admits a choice. The last token left out is the model's to write: it may merge
-        with what follows (' {"' is one token; after a lone ' {' the model closes the object)."""
-        text, following = self._follow(grammar)
-        if not text:
+        with what follows (' {"' is one token; after a lone ' {' the model closes the object).
+        Where the grammar admits nothing after the text, all of it is taken and the end of
+        generation follows (`is_end`): no model step is needed to close a finished object."""
+        text, following, ends = self._follow(grammar)
+        tokens = self._tokenize(text) if text else []
+        if ends:  # nothing can follow the text: all of it, and the end of generation
+            return [*tokens, self._tokens[self._eog]]
+        if not tokens:
             return []
-        tokens = self._tokenize(text)
         return tokens if self._splits_after(text, tokens, following) else tokens[:-1]
 
     def text(self, grammar: Any) -> bytes:
         """The bytes `grammar` admits next and nothing else."""
         return self._follow(grammar)[0]
 
-    def _follow(self, grammar: Any) -> tuple[bytes, set[int]]:
-        """The forced bytes, cut at the last whole character, and the bytes admitted after
-        them (none when the text was cut, or generation may end there)."""
+    def is_end(self, token: int) -> bool:
+        """Whether `token` is the end of generation `tokens` appends where nothing follows."""
+        return token == self._tokens[self._eog]
+
+    def _follow(self, grammar: Any) -> tuple[bytes, set[int], bool]:
+        """The forced bytes, cut at the last whole character; the bytes admitted after them
+        (none when the text was cut, or generation may end there); whether generation must end
+        right after them (the grammar is complete and admits nothing more)."""
         native = self._native
         state = native.llama_sampler_clone(grammar)
         forced = bytearray()
         following: set[int] = set()
+        ends = False
         try:
             while len(forced) < MAX_BYTES:
                 admitted = self._admitted(state)
                 if len(admitted) != 1 or admitted[0] == self._eog:
                     if self._eog not in admitted:
                         following = {self._bytes[i] for i in admitted}
+                    ends = admitted == [self._eog]
                     break
                 forced.append(self._bytes[admitted[0]])
                 native.llama_sampler_accept(state, self._tokens[admitted[0]])
         finally:
             native.llama_sampler_free(state)
         whole = whole_utf8(forced)
-        return bytes(forced[:whole]), following if whole == len(forced) else set()
+        if whole != len(forced):
+            return bytes(forced[:whole]), set(), False
+        return bytes(forced), following, ends
 
     def _splits_after(self, text: bytes, tokens: list[int], following: set[int]) -> bool:
         """Whether the model's tokenizer ends a token where `text` ends whatever word or number

@@ -24,7 +24,7 @@ from __future__ import annotations
 import ctypes
 import math
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -43,7 +43,12 @@ class GrammarFirstSampler:
     """
 
     def __init__(
-        self, n_vocab: int, base: Any, grammar: Any, forced: ForcedText | None = None
+        self,
+        n_vocab: int,
+        base: Any,
+        grammar: Any,
+        forced: ForcedText | None = None,
+        start: Sequence[int] = (),
     ) -> None:
         import llama_cpp
 
@@ -59,13 +64,16 @@ class GrammarFirstSampler:
         self._queued: deque[int] = deque()  # forced tokens evaluated, not yet returned
         self._batch: list[int] = []  # forced tokens to evaluate with the one just returned
         self.skipped = 0  # tokens taken from the grammar without a model step
+        self._start = list(start)  # forced text already evaluated with the prompt
         self._started = False
 
     def sample(self, ctx: Any, idx: int = -1) -> int:
         if self._queued:  # evaluated in the last batch: its logits were never computed
             return self._queued.popleft()
         # forced text at the start ('{"action": "'); later runs are found after each choice
-        run = self._forced_run() if not self._started else []
+        run = self._forced_run() if not self._started and not self._start else []
+        for token in self._start if not self._started else ():
+            self.accept(token)  # the prompt ended with it: choose what follows
         self._started = True
         if run:
             token, rest = run[0], run[1:]
@@ -81,6 +89,16 @@ class GrammarFirstSampler:
         """The forced tokens that follow the one `sample` just returned (once)."""
         batch, self._batch = self._batch, []
         return batch
+
+    def take_ending(self) -> list[int] | None:
+        """The forced tokens queued after the last one returned when they end the generation
+        (the end-of-generation token last): nothing needs evaluating any more. None otherwise."""
+        if not self._queued or self.forced is None or not self.forced.is_end(self._queued[-1]):
+            return None
+        ending = list(self._queued)
+        self._queued.clear()
+        self._batch = []
+        return ending
 
     def _forced_run(self) -> list[int]:
         """The tokens the grammar forces from here, accepted as if chosen."""
@@ -145,6 +163,38 @@ class GrammarFirstSampler:
         self.grammar.close()
 
 
+def _grammar_last(args: Sequence[Any], kwargs: dict[str, Any]) -> bool:
+    """Whether a generation with these sampler arguments samples grammar-last: greedy and
+    constrained, with nothing else in the chain that reads the whole vocabulary."""
+    return (
+        kwargs.get("grammar") is not None
+        and not args  # llama-cpp-python passes keywords; anything else keeps its chain
+        and kwargs.get("temp", 0.8) == 0.0
+        and not kwargs.get("mirostat_mode", 0)
+        and kwargs.get("logits_processor") is None
+    )
+
+
+def _forced_start(llm: Any, args: Sequence[Any], kwargs: dict[str, Any]) -> list[int]:
+    """The tokens the grammar forces before the first choice (`{"action": "`), to evaluate in
+    the prompt's batch, where a token costs a fraction of a batch of its own; [] where
+    sampling is not grammar-last, or generation could end within them."""
+    if not _grammar_last(args, kwargs) or llm.draft_model is not None:
+        return []
+    from llama_cpp._internals import LlamaSampler
+
+    finder = ForcedText.of(llm._model)
+    if finder is None:
+        return []
+    probe = LlamaSampler()
+    try:
+        probe.add_grammar(llm._model, kwargs["grammar"])
+        start = finder.tokens(probe.sampler)
+    finally:
+        probe.close()
+    return [] if any(finder.is_end(t) for t in start) else start
+
+
 def install() -> None:
     """Make `Llama` sample greedy constrained generations grammar-last (idempotent)."""
     from llama_cpp import Llama
@@ -155,38 +205,44 @@ def install() -> None:
         return
 
     def _init_sampler(self: Any, *args: Any, **kwargs: Any) -> Any:
-        grammar = kwargs.get("grammar")
-        if grammar is None:
-            return original(self, *args, **kwargs)
-        plain = (
-            args  # llama-cpp-python passes keywords; anything else keeps its chain
-            or kwargs.get("temp", 0.8) != 0.0
-            or kwargs.get("mirostat_mode", 0)
-            or kwargs.get("logits_processor") is not None
-        )
-        if plain:
+        if not _grammar_last(args, kwargs):
             return original(self, *args, **kwargs)
         base = original(self, **{**kwargs, "grammar": None})
         only_grammar = LlamaSampler()
-        only_grammar.add_grammar(self._model, grammar)
+        only_grammar.add_grammar(self._model, kwargs["grammar"])
         forced = ForcedText.of(self._model) if self.draft_model is None else None
-        return GrammarFirstSampler(self.n_vocab(), base, only_grammar, forced)
+        start = getattr(self, "_forced_start", ())
+        return GrammarFirstSampler(self.n_vocab(), base, only_grammar, forced, start)
 
     original_generate = Llama.generate
 
     def generate(self: Any, tokens: Any, *args: Any, **kwargs: Any) -> Iterator[int]:
         """`Llama.generate`, handing it the forced tokens to evaluate with each chosen one
         (the generator's own protocol: tokens sent in are evaluated with the last one; its
-        callers in llama-cpp-python send none)."""
-        inner = original_generate(self, tokens, *args, **kwargs)
+        callers in llama-cpp-python send none). The text forced at the start is evaluated
+        with the prompt, in its batch; forced text that ends the generation is not
+        evaluated at all."""
+        start = _forced_start(self, args, kwargs)
+        self._forced_start = start  # read by `_init_sampler`, which `original_generate` calls
+        inner = original_generate(self, [*tokens, *start], *args, **kwargs)
         extra: list[int] | None = None
         while True:
             try:
                 token = inner.send(extra)
             except StopIteration:
                 return
+            if start:  # evaluated with the prompt; the caller still gets them, first
+                yield from start
+                start = []
             sampler = self._sampler
-            batch = sampler.take_batch() if isinstance(sampler, GrammarFirstSampler) else []
+            grammar_last = isinstance(sampler, GrammarFirstSampler)
+            ending = sampler.take_ending() if grammar_last else None
+            if ending is not None:  # the rest is forced and ends here: no model step
+                inner.close()
+                yield token
+                yield from ending
+                return
+            batch = sampler.take_batch() if grammar_last else []
             sent = yield token
             extra = batch or sent
 

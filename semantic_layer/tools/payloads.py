@@ -12,6 +12,7 @@ a foreign tool's structured output is a `Record`.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
@@ -21,6 +22,7 @@ __all__ = [
     "BUILT_IN_PAYLOADS",
     "Basis",
     "Film",
+    "FirstForTheModel",
     "MovieCard",
     "Payload",
     "PersonCard",
@@ -42,6 +44,14 @@ class NotForTheModel:
 
 
 NOT_FOR_THE_MODEL = NotForTheModel()
+
+
+@dataclass(frozen=True)
+class FirstForTheModel:
+    """Field metadata (`Annotated[list[...], FirstForTheModel(3)]`): the model's Observation
+    holds the first `rows` of the list; the UI and MCP clients get all of it."""
+
+    rows: int
 
 
 class _Card(BaseModel):
@@ -119,14 +129,15 @@ class MovieCard(Film):
     """The facts the graph holds about one movie, and the session user's own rating."""
 
     also_known_as: list[str] = Field(default_factory=list)
-    released: str | None = None
+    # the year is in the label; the full date only for the UI and MCP clients
+    released: Annotated[str | None, NOT_FOR_THE_MODEL] = None
     genres: list[str] = Field(default_factory=list)
     directors: list[str] = Field(default_factory=list)
     cast: list[str] = Field(default_factory=list)
     imdb_rating: float | None = None
     rating_avg: float | None = None
     rating_count: int | None = None
-    tags: list[str] = Field(default_factory=list)
+    tags: Annotated[list[str], FirstForTheModel(3)] = Field(default_factory=list)
     your_rating: float | None = None
     imdb_id: str | None = None
     tmdb_id: int | None = None
@@ -134,13 +145,16 @@ class MovieCard(Film):
 
 class PersonCard(_Card):
     """A person's films as actor and as director, best known (most rated) first; the counts are
-    of all, the lists capped."""
+    of all, the lists capped (the model reads the counts in the result's message)."""
 
     name: str
     acted_in: list[Film]
-    acted_in_count: int
+    acted_in_count: Annotated[int, NOT_FOR_THE_MODEL]
     directed: list[Film]
-    directed_count: int
+    directed_count: Annotated[int, NOT_FOR_THE_MODEL]
+
+    # an answer names five of a person's films; every row the model reads costs prefill time
+    rows_for_the_model = 5
 
 
 class StoredRating(Film):
@@ -221,5 +235,7 @@ def _drop_unread(value: Any, dumped: Any) -> None:
                 continue
             if NOT_FOR_THE_MODEL in field.metadata:
                 del dumped[key]
-            else:
-                _drop_unread(getattr(value, name), dumped[key])
+                continue
+            _drop_unread(getattr(value, name), dumped[key])
+            for first in (m for m in field.metadata if isinstance(m, FirstForTheModel)):
+                dumped[key] = dumped[key][: first.rows]

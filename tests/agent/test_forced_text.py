@@ -155,3 +155,16 @@ def test_the_last_token_is_forced_only_where_what_follows_cannot_merge_with_it(
     whole = finder.text(chain.sampler)
     assert whole == b'{"a": {'  # then '"b"' or '}': a choice of separators
     assert finder.tokens(chain.sampler) == tokenize(whole, add_bos=False, special=False)[:-1]
+
+
+def test_a_finished_object_is_forced_whole_and_then_the_end_of_generation(model: Any) -> None:
+    finder = ForcedText.of(model._model)
+    assert finder is not None
+    chain = grammar(model, STEP)
+    write(model, chain, '{"action": "information", "action_input": {"entity": "Amé')
+    tokens = finder.tokens(chain.sampler)
+    # nothing can follow the closing braces: their last token is taken too, then the end
+    assert finder.is_end(tokens[-1]) and not any(finder.is_end(t) for t in tokens[:-1])
+    assert model.detokenize(tokens[:-1]).decode() == 'lie (2001)"}}'
+    write(model, chain, 'lie (2001)"}}')
+    assert [finder.is_end(t) for t in finder.tokens(chain.sampler)] == [True]  # only the end

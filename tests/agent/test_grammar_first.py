@@ -106,9 +106,11 @@ STEP = {
 }
 
 
-def test_forced_text_is_evaluated_in_batches_not_written_token_by_token(
+def step_with_jump_forward(
     llm: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
+) -> tuple[list[list[int]], dict[str, Any]]:
+    """One tool-call step (`STEP`) written with forced text skipped: the batches evaluated and
+    the completion."""
     from agent.llm import grammar_spacing
 
     monkeypatch.setattr(
@@ -116,12 +118,12 @@ def test_forced_text_is_evaluated_in_batches_not_written_token_by_token(
     )
     grammar_spacing.install()
     install(monkeypatch, jump_forward=True)
-    batches: list[int] = []
+    batches: list[list[int]] = []
     evaluate = llama_cpp.Llama.eval
     monkeypatch.setattr(
         llama_cpp.Llama,
         "eval",
-        lambda self, tokens: batches.append(len(tokens)) or evaluate(self, tokens),
+        lambda self, tokens: batches.append(list(tokens)) or evaluate(self, tokens),
     )
     llm.reset()
     out = llm.create_completion(
@@ -130,6 +132,13 @@ def test_forced_text_is_evaluated_in_batches_not_written_token_by_token(
         temperature=0.0,
         grammar=llama_cpp.LlamaGrammar.from_json_schema(json.dumps(STEP), verbose=False),
     )
+    return batches, out
+
+
+def test_forced_text_is_evaluated_in_batches_not_written_token_by_token(
+    llm: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    batches, out = step_with_jump_forward(llm, monkeypatch)
     text, written = out["choices"][0]["text"], out["usage"]["completion_tokens"]
     sampler = llm._sampler
     value = json.loads(text)  # a whole object, in the grammar
@@ -139,6 +148,28 @@ def test_forced_text_is_evaluated_in_batches_not_written_token_by_token(
     # keys and separators came from the grammar, never sampled: evaluated several at once
     # with the token chosen before them, so the model ran fewer steps than it wrote tokens
     assert sampler.skipped >= 8
-    steps = batches[1:]  # after the prompt
+    steps = [len(batch) for batch in batches[1:]]  # after the prompt
     assert max(steps) > 2
     assert len(steps) <= written - sampler.skipped
+
+
+def test_the_forced_opening_is_read_with_the_prompt_and_a_forced_ending_is_not_read(
+    llm: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    batches, out = step_with_jump_forward(llm, monkeypatch)
+    text = out["choices"][0]["text"]
+    value = json.loads(text)  # whole: the opening and the closing were written all the same
+    assert (
+        text == json.dumps(value, ensure_ascii=False)
+        and out["choices"][0]["finish_reason"] == "stop"
+    )
+    prompt = llm.tokenize(PROMPT.encode(), special=True)
+    opening = llm.tokenize(b'{"action": "', add_bos=False)
+    # the prompt's batch ends with the opening the grammar forces: no batch of its own
+    assert batches[0] == [*prompt, *opening]
+    # nothing after the entity type was a choice ('"}}' and the end): never evaluated, so
+    # the last batch holds neither the closing braces nor anything after them
+    evaluated = [t for batch in batches for t in batch]
+    closing = llm.tokenize(b'"}}', add_bos=False)
+    assert evaluated[-len(closing) :] != closing
+    assert len(evaluated) < len(prompt) + out["usage"]["completion_tokens"]

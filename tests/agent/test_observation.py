@@ -5,7 +5,14 @@ from __future__ import annotations
 import json
 
 from agent.observation import OBSERVATION_ROWS, estimate, fit_observation
-from semantic_layer.tools.payloads import Basis, Film, PersonCard, Recommendation, Recommendations
+from semantic_layer.tools.payloads import (
+    Basis,
+    Film,
+    MovieCard,
+    PersonCard,
+    Recommendation,
+    Recommendations,
+)
 from semantic_layer.tools.result import ToolResult
 from tests.agent.fakes import casino_candidates
 
@@ -59,10 +66,14 @@ def test_a_film_is_read_as_its_label_and_a_long_filmography_as_its_best_rows() -
     result = ToolResult(tool="information", kind="person", data=card)
     body = json.loads(fit_observation(result, budget_tokens=10_000))
     acted = body["data"]["actedIn"]
-    assert acted == [f"Film {i} ({1990 + i})" for i in range(OBSERVATION_ROWS)]
+    shown = PersonCard.rows_for_the_model
+    assert shown is not None and shown < OBSERVATION_ROWS
+    assert acted == [f"Film {i} ({1990 + i})" for i in range(shown)]
     assert body["data"]["directed"] == ["Film 0 (1990)", "Film 1 (1991)"]
-    assert body["omitted"] == {"actedIn": 40 - OBSERVATION_ROWS}
-    assert body["data"]["actedInCount"] == 40
+    assert body["omitted"] == {"actedIn": 40 - shown}
+    # the counts are the message's to say (the tool writes them there); the UI keeps them
+    assert "actedInCount" not in body["data"] and "directedCount" not in body["data"]
+    assert result.plain_data()["actedInCount"] == 40
 
 
 def test_a_recommendation_is_read_as_its_label_and_its_reason() -> None:
@@ -105,3 +116,27 @@ def test_one_row_over_the_budget_is_kept_and_the_text_cut() -> None:
     text = fit_observation(result, budget_tokens=60)
     assert estimate(text) <= 60 and text.endswith("…")
     assert '"data":["' + "A" * 20 in text
+
+
+def card(**fields: object) -> MovieCard:
+    return MovieCard(movie_id=6, title="Heat", year=1995, released="1995-12-15", **fields)  # type: ignore[arg-type]
+
+
+def test_a_message_that_only_names_the_card_is_left_out_and_a_note_is_kept() -> None:
+    heat = card(directors=["Michael Mann"])
+    plain = ToolResult(tool="information", kind="movie", message="Heat (1995).", data=heat)
+    body = json.loads(fit_observation(plain))
+    assert body == {"data": {"movie": "Heat (1995)", "directors": ["Michael Mann"]}}
+    noted = "Heat (1995) (taking 'heet' to mean Heat (1995))."
+    fuzzy = ToolResult(tool="information", kind="movie", message=noted, data=heat)
+    assert json.loads(fit_observation(fuzzy))["message"] == noted
+
+
+def test_a_movie_card_gives_the_model_its_year_and_first_tags_and_the_ui_all_of_them() -> None:
+    tags = ["heist", "los angeles", "police", "crime", "ensemble"]
+    result = ToolResult(tool="information", kind="movie", data=card(tags=tags))
+    data = json.loads(fit_observation(result, budget_tokens=10_000))["data"]
+    assert data["tags"] == tags[:3] and "released" not in data
+    assert "omitted" not in json.loads(fit_observation(result, budget_tokens=10_000))
+    kept = result.plain_data()
+    assert kept["tags"] == tags and kept["released"] == "1995-12-15"

@@ -225,6 +225,17 @@ def test_invented_names_unrequested_writes_and_cut_answers_are_counted() -> None
     assert asked["overall"].unrequested_writes == 0
 
 
+def test_an_answer_is_cut_as_the_user_sees_it() -> None:
+    from evaluation.seen import cut
+
+    assert cut("Tom Hanks acted in 35 movies, among them", "length")
+    assert cut("Tom Hanks acted in Big (1988),", "answer")
+    assert not cut("Tom Hanks acted in Big (1988).", "answer")
+    # the model ran out of tokens, the user got the list rendered from the rows: whole
+    assert not cut("- Big (1988)\n- Splash (1984)", "length", rendered=True)
+    assert cut("Tom Hanks acted in:", "length", rendered=True)
+
+
 def test_a_write_is_a_call_that_ran_a_write_query() -> None:
     from evaluation.seen import writes
     from semantic_layer.tools.result import QueryTrace, ToolResult
