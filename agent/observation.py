@@ -3,10 +3,11 @@
 The UI and the result keep the whole `ToolResult`; the model only needs what it may tell the
 user. So the Observation leaves out identifiers (`movieId`, `imdbId`, ...), empty values, the
 fields a card keeps for other readers (`ToolResult.model_data`), a message that only repeats the
-data's label and a candidate's fields that repeat its label; a row's title and year become one label, "Heat (1995)", the way an answer
-writes it (a film that is only that is only its label). When it is still over the budget it
-shortens the longest list (recommendations, films, cast) step by step, saying how many rows it
-left out. A 4k-token context therefore always has room for the instructions, the history, the
+data's label and a candidate's fields that repeat its label; a row's title and year become one
+label, "Heat (1995)", the way an answer writes it (a film that is only that is only its label).
+A list shows its first rows (`OBSERVATION_ROWS`, or fewer where the card says so). When it is
+still over the budget it shortens the longest list (recommendations, films, cast) step by step,
+saying how many rows it left out. A 4k-token context therefore always has room for the instructions, the history, the
 Observation and the answer.
 """
 

@@ -6,8 +6,10 @@ byte, whether one byte is the only one it admits: it offers the grammar, on a co
 one token per byte value (a token whose text is that byte alone) plus an end-of-generation
 token, and follows the byte while it is the only one admitted. A byte no token holds cannot be
 written and needs no probe; a vocabulary whose tokens hold a byte without a token of its own
-cannot be probed (`of` gives None). The bytes found, cut at the last whole UTF-8 character, are tokenized as the
-model's tokenizer writes them. The grammar of the generation itself is not touched.
+cannot be probed (`of` gives None). The bytes found, cut at the last whole UTF-8 character,
+are tokenized as the model's tokenizer writes them; where nothing but the end of generation
+may follow them, the end-of-generation token comes last. The grammar of the generation itself
+is not touched.
 
 This is SGLang's "jump-forward decoding" for llama.cpp's grammars: the tokens found are
 evaluated in one batch with the token chosen before them (`grammar_first`), which on a CPU costs
