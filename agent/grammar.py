@@ -60,7 +60,14 @@ def step_schema(
     final = _branch(head, {"const": FINAL_ANSWER}, {"type": "string"})
     if final_only or not tools:
         return final
-    branches = [_branch(head, {"const": t.name}, tool_input_schema(t, linked)) for t in tools]
+    branches = []
+    for tool in tools:
+        try:
+            branches.append(_branch(head, {"const": tool.name}, tool_input_schema(tool, linked)))
+        except NoValueError:  # "I'm user 42. What did I rate Heat?" stores no rating of 42
+            continue
+    if not branches:
+        return final
     if not tools_only:
         branches.append(final)
     actions = [b["properties"]["action"]["const"] for b in branches]
@@ -77,9 +84,14 @@ def step_schema(
     }
 
 
+class NoValueError(Exception):
+    """A required argument that the question leaves no value for: the tool cannot be called."""
+
+
 def tool_input_schema(tool: Tool[Any], linked: Linked | None = None) -> dict[str, Any]:
     """A tool's argument schema, self-contained and closed; with `linked`, its naming
-    arguments offer the linked names."""
+    arguments offer the linked names. Raises `NoValueError` when a required argument can take
+    no value (a rating when the numbers the question writes are none)."""
     schema: dict[str, Any] = _clean(tool.input_schema, linked or Linked())
     schema["additionalProperties"] = False
     return schema
@@ -109,9 +121,7 @@ def _clean(node: Any, linked: Linked) -> Any:
         if key == "properties" and isinstance(value, dict):
             # argument names are kept as they are, even one called "title"
             required = set(node.get("required", []))
-            kept = {
-                n: _closed(sub, linked) if n not in required else sub for n, sub in value.items()
-            }
+            kept = {n: _closed(sub, linked, n in required) for n, sub in value.items()}
             out[key] = {n: _clean(sub, linked) for n, sub in kept.items() if sub is not None}
             kinds = _kinds_named(linked)
             stated = [
@@ -163,7 +173,7 @@ def _names_found(schema: Any, kinds: set[str]) -> bool:
     )
 
 
-def _closed(schema: Any, linked: Linked) -> Any:
+def _closed(schema: Any, linked: Linked, required: bool = False) -> Any:
     """An argument whose values come from a closed vocabulary of the question (`x-entity`
     genre, or an end of a year range) admits only what linking found there. A year range is
     something written (digits, a decade, "recent"), so it is there only when the question names
@@ -172,10 +182,16 @@ def _closed(schema: Any, linked: Linked) -> Any:
     genre, it is left out (nobody asked for it: "something like Heat" is not "Heat, and
     Drama"); when it found nothing at all, it stays open to the model ("a feel-good film" may
     be a comedy). A number the user gives (`STATED_NUMBER`, a rating) is one they wrote when
-    they wrote numbers (`_stated_number`)."""
+    they wrote numbers (`_stated_number`). A required argument is only ever narrowed, by the
+    numbers written; when none fits, the tool cannot be called (`NoValueError`)."""
     kinds = kinds_of(schema)
     if STATED_NUMBER in kinds:
-        return _stated_number(schema, linked.numbers)
+        number = _stated_number(schema, linked.numbers)
+        if number is None and required:
+            raise NoValueError("no number the question writes fits")
+        return number
+    if required:
+        return schema
     ends = {YEAR_FROM, YEAR_TO} & set(kinds)
     if ends:  # years are written (digits, decades, "recent"): linked, or nobody asked for them
         return _year_end(linked, YEAR_FROM in ends) if linked.years else None
@@ -190,8 +206,8 @@ def _closed(schema: Any, linked: Linked) -> Any:
 def _stated_number(schema: dict[str, Any], numbers: list[float]) -> dict[str, Any] | None:
     """A number the user gives: with no number written in the question, open ("I loved it" is
     the model's 5); with numbers written, one of those the schema's bounds admit ("4 stars",
-    "4.5/5"), and left out when none fits ("I'm user 42. What did I rate Heat?" gives no
-    rating, so nothing is stored)."""
+    "4.5/5"), and None when none fits ("I'm user 42. What did I rate Heat?" gives no rating,
+    so nothing is stored)."""
     if not numbers:
         return schema
     low, high = schema.get("minimum", float("-inf")), schema.get("maximum", float("inf"))

@@ -1,6 +1,6 @@
 """The typed tools the agent can call (see `contract.Tool`), and `build_tools` that gathers them.
 
-Built-in: recommender, information, memory, smalltalk. Declared: one per `.cypher` file in
+Built-in: recommender, information, memory, my_rating, smalltalk. Declared: one per `.cypher` file in
 `cypher/tools/` (and `MOVIEAGENT_TOOLS_DIR`), see `semantic_layer.tools.header`. Tools hold no
 session or graph: build them once per process and pass a `ToolContext` to each `run`.
 """
@@ -15,11 +15,12 @@ from semantic_layer.tools.contract import Tool, ToolContext
 from semantic_layer.tools.declared import DeclaredTool, declared_specs, tool_dirs
 from semantic_layer.tools.information import Information
 from semantic_layer.tools.memory import Memory
+from semantic_layer.tools.my_rating import MyRating
 from semantic_layer.tools.recommender import Recommender
 from semantic_layer.tools.result import Candidate, QueryTrace, ToolResult
 from semantic_layer.tools.smalltalk import Smalltalk
 
-BUILT_IN: tuple[type[Tool[Any]], ...] = (Recommender, Information, Memory, Smalltalk)
+BUILT_IN: tuple[type[Tool[Any]], ...] = (Recommender, Information, Memory, MyRating, Smalltalk)
 
 
 def build_tools(folders: Iterable[Path] | None = None) -> list[Tool[Any]]:

@@ -1,7 +1,7 @@
-"""Memory: store the session user's rating of exactly one movie, or say the one they gave.
+"""Memory: store the session user's rating of exactly one movie.
 
-A rating is stored only when the call carries one: with no rating the tool reads what the user
-rated the movie and writes nothing.
+Every call stores a rating, so the rating is required; saying what the user rated a movie is the
+read-only `my_rating` tool.
 """
 
 from __future__ import annotations
@@ -9,13 +9,12 @@ from __future__ import annotations
 import time
 
 from pydantic import Field
-from pydantic.json_schema import SkipJsonSchema
 
 from semantic_layer.linking.arguments import STATED_NUMBER, entity
-from semantic_layer.resolve import MovieRef, resolve_movie
+from semantic_layer.resolve import resolve_movie
 from semantic_layer.session import Session
 from semantic_layer.tools.contract import Tool, writing_user
-from semantic_layer.tools.payloads import StoredRating, YourRating
+from semantic_layer.tools.payloads import StoredRating
 from semantic_layer.tools.result import ToolResult
 from semantic_layer.tools.strict import Stars, StrictInput
 from semantic_layer.tools.trace import TracedGraph
@@ -27,10 +26,9 @@ class MemoryInput(StrictInput):
         "they gave one).",
         json_schema_extra=entity("movie"),
     )
-    rating: Stars | SkipJsonSchema[None] = Field(
-        default=None,
+    rating: Stars = Field(
         description="The rating the user gives it, from 0.5 (hated it) to 5 (loved it); half "
-        "stars allowed. Leave it out when they ask what they rated it.",
+        "stars allowed.",
         json_schema_extra=entity(STATED_NUMBER),  # a number they wrote, when they wrote one
     )
 
@@ -39,17 +37,14 @@ class Memory(Tool[MemoryInput]):
     name = "memory"
     description = (
         "Store the rating the user gives one movie (0.5 to 5 stars; 'loved it' is 5, 'it was "
-        "ok' is 3), or, called without a rating, say the rating they gave it before and store "
-        "nothing. Rates exactly one movie: if the title is ambiguous it returns the candidates "
-        "and stores nothing."
+        "ok' is 3). Rates exactly one movie: if the title is ambiguous it returns the "
+        "candidates and stores nothing."
     )
     input_model = MemoryInput
     mode = "write"
 
     def execute(self, args: MemoryInput, graph: TracedGraph, session: Session) -> ToolResult:
         movie = resolve_movie(graph, args.movie)
-        if args.rating is None:
-            return self._recall(movie, graph, session)
         session.require_writable()  # a MovieLens demo user: refused with a sentence
         rating = round(args.rating * 2) / 2  # MovieLens stores half stars
         # from the session, never from the model's arguments; a guest gets an id now
@@ -75,29 +70,5 @@ class Memory(Tool[MemoryInput]):
                 rating=rating,
                 previous=previous,
                 user_id=user_id,
-            ),
-        )
-
-    def _recall(self, movie: MovieRef, graph: TracedGraph, session: Session) -> ToolResult:
-        """What the session user rated `movie`, read only; a guest has rated nothing yet."""
-        rows = (
-            []
-            if session.is_guest
-            else graph.read(
-                "memory/rating_of", {"userId": session.user_id, "movieId": movie.movie_id}
-            )
-        )
-        rating = rows[0]["rating"] if rows else None
-        said = (
-            f"You rated {movie.label} {rating:g}/5."
-            if rating is not None
-            else (f"You have not rated {movie.label}.")
-        )
-        return ToolResult(
-            tool=self.name,
-            kind="rating",
-            message=said,
-            data=YourRating(
-                movie_id=movie.movie_id, title=movie.title, year=movie.year, rating=rating
             ),
         )

@@ -210,7 +210,8 @@ Payload = Annotated[
 BUILT_IN_PAYLOADS: dict[str, Any] = {
     "recommender": Recommendations,
     "information": MovieCard | PersonCard,
-    "memory": StoredRating | YourRating,
+    "memory": StoredRating,
+    "my_rating": YourRating,
     "smalltalk": SmalltalkReply,
 }
 

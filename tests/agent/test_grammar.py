@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from pydantic import BaseModel, Field
 
-from agent.grammar import FINAL_ANSWER, step_schema, tool_input_schema
+from agent.grammar import FINAL_ANSWER, NoValueError, step_schema, tool_input_schema
 from semantic_layer.linking.arguments import YEAR_FROM, YEAR_TO, entity
 from semantic_layer.linking.mentions import (
     GenreMention,
@@ -215,7 +216,10 @@ def test_a_rating_is_one_the_user_wrote_when_they_wrote_numbers(movie_graph: obj
         return tool_input_schema(memory, link(movie_graph, question))["properties"].get("rating")
 
     # a number that is no rating admits none: nothing can be stored for a question about one
-    assert rating("I'm user 42. What did I rate Heat?") is None
+    with pytest.raises(NoValueError):
+        rating("I'm user 42. What did I rate Heat?")
+    asked = step_schema([memory], linked=link(movie_graph, "I'm user 42. What did I rate Heat?"))
+    assert asked["properties"]["action"] == {"const": FINAL_ANSWER}  # memory is not offered
     assert rating("Give Heat 4.5/5, please.") == {"type": "number", "enum": [4.5]}
     assert rating("My rating for Gladiator (2000) is 5.") == {"type": "number", "enum": [5.0]}
     assert rating("Toy Story 2: 4 stars.") == {"type": "number", "enum": [4.0]}

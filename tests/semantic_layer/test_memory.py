@@ -112,21 +112,8 @@ def test_the_first_and_last_rating_of_a_movie(writable: Any) -> None:
     assert _stats(writable, unrated) == {"ratingCount": 0, "ratingAvg": None, "likeCount": 0}
 
 
-def test_with_no_rating_it_says_the_users_rating_and_stores_nothing(writable: Any) -> None:
-    memory = _memory(writable, Session(user_id=7))
-    memory.invoke({"movie": "Heat", "rating": 3.5})
+def test_without_a_rating_nothing_is_stored(writable: Any) -> None:
     before = graph_stats(writable)
-    said = memory.invoke({"movie": "Heat"})
-    assert said.ok and said.data.rating == 3.5 and said.data.movie_id == 6
-    assert all(q.mode == "read" for q in said.queries)
-    assert graph_stats(writable) == before
-    assert forget_rating(writable, 7, 6)
-    unrated = memory.invoke({"movie": "Heat"})
-    assert unrated.ok and unrated.data.rating is None and "not rated" in unrated.message
-
-
-def test_a_guest_asking_what_they_rated_gets_no_id(writable: Any) -> None:
-    before = graph_stats(writable)
-    result = _memory(writable, Session()).invoke({"movie": "Heat"})
-    assert result.ok and result.data.rating is None and result.new_user_id is None
+    with pytest.raises(ToolArgumentsError, match="rating"):
+        _memory(writable, Session(user_id=7)).invoke({"movie": "Heat"})
     assert graph_stats(writable) == before

@@ -32,10 +32,11 @@ def test_a_rating_that_is_not_a_half_star_number_is_refused(rating: Any, words: 
     assert words in str(caught.value)
 
 
-def test_no_rating_is_no_rating_not_a_number() -> None:
-    assert MEMORY.parse({"movie": "Heat"}).rating is None  # the tool then only reads
-    assert MEMORY.parse({"movie": "Heat", "rating": None}).rating is None
-    assert "rating" not in MEMORY.required_fields
+@pytest.mark.parametrize("arguments", [{"movie": "Heat"}, {"movie": "Heat", "rating": None}])
+def test_a_write_without_a_rating_is_refused(arguments: dict[str, Any]) -> None:
+    with pytest.raises(ToolArgumentsError, match="rating"):
+        MEMORY.parse(arguments)  # reading a rating is my_rating
+    assert "rating" in MEMORY.required_fields
 
 
 @pytest.mark.parametrize("rating", [4, 4.5, 0.5, 5, 1.0])
