@@ -7,8 +7,8 @@ data's label and a candidate's fields that repeat its label; a row's title and y
 label, "Heat (1995)", the way an answer writes it (a film that is only that is only its label).
 A list shows its first rows (`OBSERVATION_ROWS`, or fewer where the card says so). When it is
 still over the budget it shortens the longest list (recommendations, films, cast) step by step,
-saying how many rows it left out. A 4k-token context therefore always has room for the instructions, the history, the
-Observation and the answer.
+saying how many rows it left out. A 4k-token context therefore always has room for the
+instructions, the history, the Observation and the answer.
 """
 
 from __future__ import annotations

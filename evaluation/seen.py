@@ -35,5 +35,6 @@ def cut(answer: str, ending: str, rendered: bool = False) -> bool:
 
 def writes(results: Sequence[ToolResult | None]) -> list[str]:
     """The tools whose call wrote to the graph (ran a write query), in order: a write-mode tool
-    that only read (the memory tool asked what a rating was) wrote nothing."""
+    that only read (the memory tool answering an ambiguous title with candidates) wrote
+    nothing."""
     return [r.tool for r in results if r is not None and any(q.mode == "write" for q in r.queries)]

@@ -242,6 +242,8 @@ def test_a_write_is_a_call_that_ran_a_write_query() -> None:
 
     stored = ToolResult(tool="memory", queries=[QueryTrace(name="memory/rate", cypher="",
                                                            mode="write")])  # fmt: skip
-    recalled = ToolResult(tool="memory", queries=[QueryTrace(name="memory/rating_of", cypher="")])
-    assert writes([recalled, None, stored]) == ["memory"]
-    assert writes([recalled]) == []
+    resolved = ToolResult(
+        tool="memory", queries=[QueryTrace(name="resolve/movie_by_norm", cypher="")]
+    )
+    assert writes([resolved, None, stored]) == ["memory"]
+    assert writes([resolved]) == []
