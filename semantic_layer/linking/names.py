@@ -11,11 +11,18 @@ One ordinary word is weak evidence: "water" in "the boiling point of water" is n
 *Water*. A one-word mention is therefore weak unless it is written with a capital (not as the
 first word of a sentence, and not in a text written all in capitals or all in lower case),
 or, in a lower-case text, it names a movie many people rated. Weak mentions are kept, marked.
+
+A person is also found by their last name alone ("Nolan"), which begins at a name particle of
+the graph's own ("De Niro", "von Trier": a word some name writes in lower case between its
+first and last word), and which names them only when the graph holds a few of their films:
+"France" in "the capital of France" is the last name of an actor with one film, so it is weak.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import weakref
 from collections.abc import Iterable
 from typing import Any
 
@@ -39,6 +46,7 @@ KNOWN = 20  # ratings that make a one-word lower-case title likely meant
 MAX_CANDIDATES = 5
 SURNAME = 0.8  # the score of a person found by the last word of their name alone
 SURNAME_MIN_CHARS = 4
+KNOWN_FILMS = 3  # films in the graph that make a person likely meant by a last name alone
 
 
 def movie_mentions(graph: Reader, text: str, found: list[Word]) -> list[MovieMention]:
@@ -84,11 +92,12 @@ def person_mentions(graph: Reader, text: str, found: list[Word]) -> list[PersonM
     hits = _hits(graph, "resolve/person_fulltext", found, "name")
     matches: dict[tuple[int, int], list[PersonMatch]] = {}
     places: dict[tuple[int, int], Span] = {}
+    particles = name_particles(graph) if any(_has_middle(row) for row in hits) else frozenset()
     for row in hits:
         key = row.get("nameNorm") or normalize_name(row["name"])
-        surname = key.split()[-1] if len(key.split()) > 1 else ""
+        surname = last_name(key, particles)
         runs = list(_runs(text, found, key, normalize_name))
-        if len(surname) >= SURNAME_MIN_CHARS:  # "films by Nolan": the name's last word alone
+        if len(surname) >= SURNAME_MIN_CHARS:  # "films by Nolan", "anything with De Niro"
             runs += [(span, SURNAME) for span, _ in _runs(text, found, surname, normalize_name)]
         for span, score in runs:
             at = (span.first, span.last)
@@ -104,20 +113,56 @@ def person_mentions(graph: Reader, text: str, found: list[Word]) -> list[PersonM
     mentions = []
     for at, found_here in matches.items():
         ranked = sorted(found_here, key=lambda p: (-p.score, -(p.acted + p.directed), p.name))
-        span = places[at]
-        popularity = (
-            KNOWN if ranked[0].score > SURNAME and ranked[0].acted + ranked[0].directed >= 3 else 0
-        )
+        span, best = places[at], ranked[0]
+        known = best.acted + best.directed >= KNOWN_FILMS
+        full_name = best.score > SURNAME
+        strength = _strength(span, found, KNOWN if full_name and known else 0)
         mentions.append(
             PersonMention(
                 text=span.text,
                 start=span.start,
                 end=span.end,
-                strength=_strength(span, found, popularity),
+                strength=strength if full_name or known else "weak",  # "France": Jim France
                 candidates=ranked[:MAX_CANDIDATES],
             )
         )
     return _longest_first(mentions, found)
+
+
+def last_name(key: str, particles: frozenset[str]) -> str:
+    """The last name of a normalized full name: from its first particle on ("de niro" of
+    "robert de niro", "de france" of "cecile de france"), else its last word; "" for a name of
+    one word."""
+    words = key.split()
+    if len(words) < 2:
+        return ""
+    start = next((i for i in range(1, len(words) - 1) if words[i] in particles), len(words) - 1)
+    return " ".join(words[start:])
+
+
+def name_particles(graph: Reader) -> frozenset[str]:
+    """The graph's name particles, normalized: the words its people's names write in lower
+    case between their first and last word. Read once per graph object (a new import adds few
+    names and rarely a particle)."""
+    try:
+        return _PARTICLES[graph]
+    except (KeyError, TypeError):
+        pass
+    try:
+        rows = graph.read("resolve/name_particles")
+    except GraphQueryError:
+        return frozenset()
+    found = frozenset(filter(None, (normalize_name(str(r["word"])) for r in rows)))
+    with contextlib.suppress(TypeError):  # a reader that cannot be weakly referenced
+        _PARTICLES[graph] = found
+    return found
+
+
+_PARTICLES: weakref.WeakKeyDictionary[Any, frozenset[str]] = weakref.WeakKeyDictionary()
+
+
+def _has_middle(row: dict[str, Any]) -> bool:
+    return len(str(row.get("name", "")).split()) > 2
 
 
 def _hits(graph: Reader, query: str, found: list[Word], key: str) -> list[dict[str, Any]]:

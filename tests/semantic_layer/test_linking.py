@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 from semantic_layer.linking.arguments import entity, link_arguments
 from semantic_layer.linking.genres import genre_mentions
 from semantic_layer.linking.linker import link
+from semantic_layer.linking.names import last_name, name_particles
 from semantic_layer.linking.years import years_mentions
 
 
@@ -51,6 +52,39 @@ def test_people_are_found_by_full_name_with_a_possessive_and_by_surname(
     ]
     nolan = link(tools_graph, "Anything by Nolan?").strong_people()
     assert nolan and nolan[0].best.name == "Christopher Nolan"  # the one with most films first
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        ("Anything with De Niro tonight?", "Robert De Niro"),  # a particle, written capital
+        ("Which von Trier film is the darkest?", "Lars von Trier"),  # written lower case
+        ("A Van Damme action movie, please", "Jean-Claude Van Damme"),
+    ],
+)
+def test_a_last_name_begins_at_its_particle(tools_graph: Any, question: str, name: str) -> None:
+    people = link(tools_graph, question).strong_people()
+    assert [p.best.name for p in people] == [name]
+    assert question[people[0].start : people[0].end].casefold() == " ".join(
+        name.casefold().split()[-2:]
+    )
+
+
+def test_the_graphs_particles_are_its_own_lower_case_name_words(tools_graph: Any) -> None:
+    particles = name_particles(tools_graph)
+    assert {"de", "von", "van"} <= particles
+    assert "lee" not in particles  # Tommy Lee Jones: a middle name, not a particle
+    assert last_name("robert de niro", particles) == "de niro"
+    assert last_name("tommy lee jones", particles) == "jones"
+    assert last_name("cher", particles) == ""
+
+
+def test_a_last_name_of_someone_with_one_film_is_weak(tools_graph: Any) -> None:
+    """The word "France" is the last name of an actor with one film in the graph (and, from its particle
+    on, of Cécile De France's: "De France"): a place, not a person."""
+    linked = link(tools_graph, "What is the capital of France?")
+    assert linked.strong_people() == []
+    assert [p.text for p in linked.people] == ["France"]  # kept, marked weak
 
 
 def test_a_movie_and_a_person_in_one_question_are_both_found(tools_graph: Any) -> None:
