@@ -13,10 +13,12 @@ from typing import Literal
 from agent.language import detect_language
 from agent.prompt import PROMPTS_DIR, PromptTemplate
 
-AnswerName = Literal["step_limit", "candidates"]
+AnswerName = Literal["step_limit", "candidates", "candidates_people", "candidate_one"]
 _INPUTS: dict[AnswerName, frozenset[str]] = {
     "step_limit": frozenset({"steps"}),
-    "candidates": frozenset({"options"}),
+    "candidates": frozenset({"options"}),  # several movies
+    "candidates_people": frozenset({"options"}),
+    "candidate_one": frozenset({"option"}),
 }
 DEFAULT_LANGUAGE = "en"
 

@@ -195,10 +195,11 @@ class Agent:
                 if not answer_stream.active:
                     yield from _tokens(parsed.text)
                 draft = answer_stream.ended or parsed.text
-                answer = self._grounded(run, draft, cut=call.finish_reason == "length")
-                missing = self._unnamed_candidates(run, answer)
-                if missing:  # the user must see the choices, whatever the model wrote
-                    answer = f"{answer} {missing}"
+                if run.candidates:  # names to choose from are not facts: the answer asks
+                    answer = _which_one(run)
+                    run.rendered = [] if answer == draft else ["candidates to choose from"]
+                else:
+                    answer = self._grounded(run, draft, cut=call.finish_reason == "length")
                 if answer != draft:
                     yield AnswerReplaced(text=answer)
                 run.finish(answer, "answer")
@@ -423,13 +424,6 @@ class Agent:
         run.steps.append(record)
         yield ToolCallEvent(**dict(record))
 
-    def _unnamed_candidates(self, run: _Run, answer: str) -> str | None:
-        """The "which one?" sentence, when candidates are pending and the answer omits some."""
-        named = all((str(c.year) if c.year else c.label) in answer for c in run.candidates)
-        if not run.candidates or named:
-            return None
-        return _which_one(run)
-
     def _default_answer(self, run: _Run) -> str:
         if run.candidates:
             return _which_one(run)
@@ -513,9 +507,15 @@ class _Run:
 
 
 def _which_one(run: _Run) -> str:
-    """The sentence that asks the user to choose among the pending candidates."""
+    """The sentence that asks the user to choose among the pending candidates: "Did you mean
+    …?" for one, else the titles or the people that match."""
+    if len(run.candidates) == 1:
+        return default_answer("candidate_one", run.question, option=run.candidates[0].label)
     options = ", ".join(c.label for c in run.candidates)
-    return default_answer("candidates", run.question, options=options)
+    people = all(c.movie_id is None and c.title is None for c in run.candidates)
+    return default_answer(
+        "candidates_people" if people else "candidates", run.question, options=options
+    )
 
 
 def sentence_end(before: str, piece: str, soft_chars: int) -> int | None:

@@ -13,6 +13,7 @@ from agent.grammar import FINAL_ANSWER
 from agent.llm.base import LLM, ChatMessage, LLMChunk, LLMRequest, TokenUsage
 from agent.loop import LOOP_SPAN, Agent
 from agent.observation import estimate
+from semantic_layer.resolve.candidate import Candidate
 from semantic_layer.tools.result import ToolResult
 from tests.agent.fakes import ScriptedLLM, ScriptedTool, call, casino_candidates, final
 
@@ -176,8 +177,40 @@ def test_pending_candidates_are_named_in_the_answer(tools: list[ScriptedTool]) -
     tools[1].results.append(casino_candidates())
     llm = ScriptedLLM(call("information", entity="Casino"), final("Which one do you mean?"))
     result = Agent(llm, tools).ask("Who directed Casino?")
-    assert result.answer.startswith("Which one do you mean? Several titles match:")
-    assert "Casino (1995)" in result.answer and "Casino Royale (2006)" in result.answer
+    assert result.answer == (
+        "Several titles match: Casino (1995), Casino Royale (2006). Which one do you mean?"
+    )
+
+
+def test_an_answer_about_a_candidate_asks_instead(tools: list[ScriptedTool]) -> None:
+    """A name offered to choose from is not a fact about it: "Francis Ford Coppola founded the
+    Ford Motor Company" became "Did you mean Francis Ford Coppola …?"."""
+    coppola = Candidate(
+        label="Francis Ford Coppola (directed 14, acted in 1)", name="Francis Ford Coppola"
+    )
+    tools[1].results.append(
+        ToolResult(tool="information", ok=False, kind="candidates", candidates=[coppola])
+    )
+    llm = ScriptedLLM(
+        call("information", entity="Ford Motor Company", entity_type="person"),
+        final("Francis Ford Coppola founded the Ford Motor Company."),
+    )
+    result = Agent(llm, tools).ask("Who founded the Ford Motor Company?")
+    assert result.answer == "Did you mean Francis Ford Coppola (directed 14, acted in 1)?"
+    assert result.rendered == ["candidates to choose from"]
+
+
+def test_people_to_choose_from_are_called_people(tools: list[ScriptedTool]) -> None:
+    twins = [Candidate(label=n, name=n) for n in ("Lana Wachowski", "Lilly Wachowski")]
+    tools[1].results.append(
+        ToolResult(tool="information", ok=False, kind="candidates", candidates=twins)
+    )
+    llm = ScriptedLLM(call("information", entity="Wachowski"), final("Lana Wachowski."))
+    answer = Agent(llm, tools).ask("¿Qué dirigió Wachowski?").answer
+    assert (
+        answer
+        == "Varias personas coinciden: Lana Wachowski, Lilly Wachowski. ¿A quién te refieres?"
+    )
 
 
 def test_the_context_window_comes_from_the_backend(tools: list[ScriptedTool]) -> None:
