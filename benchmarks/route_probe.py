@@ -69,7 +69,10 @@ class Scorer:
         from llama_cpp import Llama
         from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
-        self.llm = Llama(model_path=str(model), n_ctx=context, n_threads=threads, verbose=False)
+        from agent.llm.llama_server import safe_buffer_types
+
+        with safe_buffer_types():  # as the app loads it: no AMX kernels (they crash)
+            self.llm = Llama(model_path=str(model), n_ctx=context, n_threads=threads, verbose=False)
         template = self.llm.metadata.get("tokenizer.chat_template")
         if not template:
             raise SystemExit(f"{model} carries no chat template: the prompt cannot be rendered")

@@ -15,6 +15,7 @@ import pytest
 
 from agent.llm import grammar_first
 from agent.llm.forced_text import ForcedText
+from agent.llm.llama_server import safe_buffer_types
 
 llama_cpp = pytest.importorskip("llama_cpp")
 
@@ -31,7 +32,9 @@ PROMPT = "<|im_start|>user\nWho directed Heat? Say it briefly.<|im_end|>\n<|im_s
 
 @pytest.fixture(scope="module")
 def llm(smollm2: Path) -> Iterator[Any]:
-    yield llama_cpp.Llama(str(smollm2), n_ctx=512, n_threads=1, verbose=False)
+    with safe_buffer_types():  # the app's own loading: AMX kernels crash (see its docstring)
+        model = llama_cpp.Llama(str(smollm2), n_ctx=512, n_threads=1, verbose=False)
+    yield model
 
 
 def install(monkeypatch: pytest.MonkeyPatch, jump_forward: bool = False) -> None:
