@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from semantic_layer.linking.linker import link
 from semantic_layer.linking.mentions import Linked
+from semantic_layer.linking.names import names_someone
 from semantic_layer.resolve.kind import Fit, Kind, fit
 from semantic_layer.resolve.reader import Reader
 
@@ -82,6 +83,6 @@ def _linked_value(graph: Reader, kinds: list[str], value: str) -> str:
     names = []
     if "movie" in kinds:
         names += [m.best.label if len(m.candidates) > 1 else m.best.title for m in linked.movies]
-    if "person" in kinds:
-        names += [p.best.name for p in linked.people]
+    if "person" in kinds:  # weak people too, but not a last name of someone barely known
+        names += [p.best.name for p in linked.people if names_someone(p.best)]
     return names[0] if len(names) == 1 else value

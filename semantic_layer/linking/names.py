@@ -114,19 +114,28 @@ def person_mentions(graph: Reader, text: str, found: list[Word]) -> list[PersonM
     for at, found_here in matches.items():
         ranked = sorted(found_here, key=lambda p: (-p.score, -(p.acted + p.directed), p.name))
         span, best = places[at], ranked[0]
-        known = best.acted + best.directed >= KNOWN_FILMS
         full_name = best.score > SURNAME
-        strength = _strength(span, found, KNOWN if full_name and known else 0)
+        strength = _strength(span, found, KNOWN if full_name and _known(best) else 0)
         mentions.append(
             PersonMention(
                 text=span.text,
                 start=span.start,
                 end=span.end,
-                strength=strength if full_name or known else "weak",  # "France": Jim France
+                strength=strength if names_someone(best) else "weak",  # "France": Jim France
                 candidates=ranked[:MAX_CANDIDATES],
             )
         )
     return _longest_first(mentions, found)
+
+
+def names_someone(match: PersonMatch) -> bool:
+    """Whether what was written names the person: their full name (or nearly), or their last
+    name alone when the graph holds a few of their films."""
+    return match.score > SURNAME or _known(match)
+
+
+def _known(match: PersonMatch) -> bool:
+    return match.acted + match.directed >= KNOWN_FILMS
 
 
 def last_name(key: str, particles: frozenset[str]) -> str:

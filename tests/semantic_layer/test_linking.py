@@ -196,6 +196,17 @@ def test_a_marked_argument_is_linked_to_the_one_name_inside_it(
     assert args.movie == linked_to
 
 
+class _Person(BaseModel):
+    person: str = Field(json_schema_extra=entity("person"))
+
+
+def test_a_last_name_argument_is_linked_only_to_someone_known(tools_graph: Any) -> None:
+    """The argument "Nolan" is Christopher Nolan; "France" (the model's argument for "the capital of
+    France") is not made into Jim France, an actor with one film."""
+    assert link_arguments(_Person(person="Nolan"), tools_graph).person == "Christopher Nolan"
+    assert link_arguments(_Person(person="France"), tools_graph).person == "France"
+
+
 def test_an_argument_naming_nothing_is_left_as_written(tools_graph: Any) -> None:
     args = link_arguments(_Rating(movie="qwzx vbnm", rating=3), tools_graph)
     assert args.movie == "qwzx vbnm"
