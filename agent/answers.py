@@ -1,4 +1,6 @@
-"""The answers the loop writes itself when a limit is hit, in the language of the question.
+"""The answers the loop writes itself, in the language of the question: when a limit is hit,
+and the question that asks which one while candidates are pending (one movie or person, several
+titles, several people).
 
 The texts are template files, `agent/prompts/answers/<language>/<name>.txt`; every language has
 every answer with the same inputs (checked when loaded). A language without files gets English.

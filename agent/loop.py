@@ -14,7 +14,8 @@
    Observation (`agent.observation`).
 5. **Grounded answer.** The Final Answer may state only what the rows hold (`agent.grounded`);
    a draft that names something else, or that was cut off, is replaced by an answer rendered
-   from the rows in the question's language (`agent.render`).
+   from the rows in the question's language (`agent.render`). While the last result is
+   candidates to choose from, the answer is the question that asks which one.
 
 Nothing the model writes can raise: unusable replies and invalid arguments go back to it as
 corrections, the last allowed step admits only a Final Answer, and limits end in a default
