@@ -198,7 +198,8 @@ class Agent:
                 draft = answer_stream.ended or parsed.text
                 if run.candidates:  # names to choose from are not facts: the answer asks
                     answer = _which_one(run)
-                    run.rendered = [] if answer == draft else ["candidates to choose from"]
+                    if answer != draft:
+                        run.rendered = ["candidates to choose from"]
                 else:
                     answer = self._grounded(run, draft, cut=call.finish_reason == "length")
                 if answer != draft:

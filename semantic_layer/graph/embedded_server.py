@@ -77,7 +77,8 @@ class EmbeddedServer:
     def _open(self, falkordb: Any) -> None:
         """Start the data directory's server or attach to it, and make it durable, while a
         watcher stops a server that neither answers nor works (`stall_watch`): the client then
-        fails, and `_StoppedStuck` says that the server may be started again."""
+        fails, and `_StoppedStuck` says that the server may be started again (the next open
+        drops the stopped server's record first)."""
         import redis
 
         registry = self.data_dir / (DB_FILE + ".settings")
@@ -97,14 +98,12 @@ class EmbeddedServer:
                 failed = _client_in(e)
                 if failed is not None:
                     _disown(failed)
-                _drop_stale_registry(registry)
                 raise _StoppedStuck(
                     f"the embedded graph server (pid {watch.killed}) stopped answering and "
                     f"doing any work for {self.stall_s:.0f} s while it started"
                 ) from e
         if watch.killed is not None:  # stopped just as it answered at last: not kept
             _disown(self.db.client)
-            _drop_stale_registry(registry)
             raise _StoppedStuck(f"the embedded graph server (pid {watch.killed}) was stopped")
 
     @property

