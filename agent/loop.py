@@ -34,7 +34,6 @@ import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from agent.answers import default_answer
 from agent.dispatch import check_arguments, describe_arguments, run_tool
 from agent.entities import resolved_entities
 from agent.errors import AgentError, LLMUnavailableError
@@ -67,7 +66,7 @@ from agent.llm.native_tools import tool_specs
 from agent.observation import OBSERVATION_TOKENS, estimate, fit_observation
 from agent.parsing import Answer, Malformed, ToolCall, parse_step
 from agent.prompt import ReactPrompt, ScratchpadStep, normalize_history
-from agent.render import capabilities, render_answer
+from agent.render import capabilities, render_answer, step_limit, which_one
 from agent.result import AgentResult, LLMCall, StopReason, Timings, ToolStep
 from agent.streaming import FinalAnswerStream, ObjectEnd
 from semantic_layer.errors import ToolArgumentsError
@@ -197,7 +196,7 @@ class Agent:
                     yield from _tokens(parsed.text)
                 draft = answer_stream.ended or parsed.text
                 if run.candidates:  # names to choose from are not facts: the answer asks
-                    answer = _which_one(run)
+                    answer = which_one(run.candidates, run.language)
                     if answer != draft:
                         run.rendered = ["candidates to choose from"]
                 else:
@@ -428,10 +427,8 @@ class Agent:
 
     def _default_answer(self, run: _Run) -> str:
         if run.candidates:
-            return _which_one(run)
-        return run.fallback_answer or default_answer(
-            "step_limit", run.question, steps=str(self.max_steps)
-        )
+            return which_one(run.candidates, run.language)
+        return run.fallback_answer or step_limit(self.max_steps, run.language)
 
 
 class _Run:
@@ -506,18 +503,6 @@ class _Run:
             candidates=self.candidates,
             result=result,
         )
-
-
-def _which_one(run: _Run) -> str:
-    """The sentence that asks the user to choose among the pending candidates: "Did you mean
-    …?" for one, else the titles or the people that match."""
-    if len(run.candidates) == 1:
-        return default_answer("candidate_one", run.question, option=run.candidates[0].label)
-    options = ", ".join(c.label for c in run.candidates)
-    people = all(c.movie_id is None and c.title is None for c in run.candidates)
-    return default_answer(
-        "candidates_people" if people else "candidates", run.question, options=options
-    )
 
 
 def sentence_end(before: str, piece: str, soft_chars: int) -> int | None:

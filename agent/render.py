@@ -1,5 +1,6 @@
-"""An answer written from the tools' typed results alone, in the user's language: what the agent
-says when the model's draft names something no row holds, or is cut short.
+"""The answers the agent writes itself, in the user's language: from the tools' typed results
+alone when the model's draft names something no row holds or is cut short, the question that
+asks which one while candidates are pending, and the sentence for a step limit.
 
 Every name, year, count and rating in it is read from the payload; the words around them are
 template files, `agent/prompts/render/<language>/<name>.txt` (`$name` placeholders, the inputs
@@ -26,9 +27,9 @@ from semantic_layer.tools.payloads import (
     StoredRating,
     YourRating,
 )
-from semantic_layer.tools.result import ToolResult
+from semantic_layer.tools.result import Candidate, ToolResult
 
-__all__ = ["render_answer"]
+__all__ = ["capabilities", "render_answer", "step_limit", "which_one"]
 
 DEFAULT_LANGUAGE = "en"
 RENDER_DIR = "render"
@@ -195,8 +196,7 @@ def _useful(result: ToolResult) -> bool:
 def _render(result: ToolResult, language: str) -> str:
     data = result.data
     if result.kind == "candidates":
-        options = _join(language, [c.label for c in result.candidates])
-        return _say(language, "candidates", options=options)
+        return which_one(result.candidates, language)
     if isinstance(data, MovieCard):
         return _movie(data, language)
     if isinstance(data, PersonCard):
@@ -214,6 +214,21 @@ def _render(result: ToolResult, language: str) -> str:
     if isinstance(data, Record):
         return _rows([data.root], language)
     return _say(language, "nothing_found")
+
+
+def which_one(candidates: Sequence[Candidate], language: str) -> str:
+    """The question that asks the user to choose: "Did you mean …?" for one candidate, else
+    the titles or the people that match. Names to choose from are never stated as facts."""
+    if len(candidates) == 1:
+        return _say(language, "candidate_one", option=candidates[0].label)
+    options = _join(language, [c.label for c in candidates])
+    people = all(c.movie_id is None and c.title is None for c in candidates)
+    return _say(language, "candidates_people" if people else "candidates", options=options)
+
+
+def step_limit(steps: int, language: str) -> str:
+    """The answer when the loop ran out of steps with nothing to render."""
+    return _say(language, "step_limit", steps=str(steps))
 
 
 def capabilities(language: str) -> str:

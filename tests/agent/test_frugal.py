@@ -178,7 +178,7 @@ def test_pending_candidates_are_named_in_the_answer(tools: list[ScriptedTool]) -
     llm = ScriptedLLM(call("information", entity="Casino"), final("Which one do you mean?"))
     result = Agent(llm, tools).ask("Who directed Casino?")
     assert result.answer == (
-        "Several titles match: Casino (1995), Casino Royale (2006). Which one do you mean?"
+        "Several titles match: Casino (1995) and Casino Royale (2006). Which one do you mean?"
     )
 
 
@@ -209,7 +209,7 @@ def test_people_to_choose_from_are_called_people(tools: list[ScriptedTool]) -> N
     answer = Agent(llm, tools).ask("¿Qué dirigió Wachowski?").answer
     assert (
         answer
-        == "Varias personas coinciden: Lana Wachowski, Lilly Wachowski. ¿A quién te refieres?"
+        == "Varias personas coinciden: Lana Wachowski y Lilly Wachowski. ¿A quién te refieres?"
     )
 
 
