@@ -137,6 +137,22 @@ def test_the_movies_a_recommendations_reason_names_are_held(movie_graph: Any) ->
     assert unsupported("- The Matrix (1999): like Heat (1995).", [result], movie_graph)
 
 
+def test_the_parts_of_a_reason_are_separate_statements(movie_graph: Any) -> None:
+    """A reason joins its parts with semicolons: the movie it came from and the person asked
+    for are not a claim that the person is in that movie."""
+    from semantic_layer.tools.payloads import Basis, Recommendation, Recommendations
+
+    why = "liked by 41 viewers who liked Big (1988); with Tom Hanks"
+    recs = Recommendations(
+        basis=Basis(movie="Big", movie_id=2797, people=["Tom Hanks"]),
+        recommendations=[Recommendation(movie_id=356, title="Forrest Gump", year=1994, why=why)],
+    )
+    result = ToolResult(tool="recommender", kind="recommendations", data=recs)
+    assert unsupported(f"- Forrest Gump (1994): {why}", [result], movie_graph) == []
+    claim = "Tom Hanks plays in Forrest Gump (1994) and Big (1988)."
+    assert unsupported(claim, [result], movie_graph) == ["Tom Hanks with Big (1988)"]
+
+
 def test_an_initial_does_not_end_a_sentence(movie_graph: Any) -> None:
     """Read as two sentences, "... stars Michael J." names the film *Michael* (1996)."""
     card = MovieCard(
