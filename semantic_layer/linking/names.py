@@ -228,10 +228,17 @@ def _strength(span: Span, found: list[Word], popularity: int) -> Strength:
     if any(w.capital and not w.sentence_start for w in inner):
         before = found[span.first - 1] if span.first > 0 else None
         after = found[span.last + 1] if span.last + 1 < len(found) else None
-        longer = any(w is not None and w.capital and not w.sentence_start for w in (before, after))
+        longer = any(_name_word(w) for w in (before, after))
         return "weak" if longer and not known else "strong"  # "Cup" in "the World Cup"
     opens = inner[0].capital and inner[0].sentence_start  # "Jaws was great."
     return "strong" if known and (opens or span.size > 1) else "weak"
+
+
+def _name_word(word: Word | None) -> bool:
+    """Whether a neighbouring word may continue a name: a capitalized word inside a sentence,
+    of more than one letter ("Motor" in "the Ford Motor Company", not the "I" of "by Nolan I
+    haven't seen")."""
+    return word is not None and word.capital and not word.sentence_start and len(word.folded) > 1
 
 
 def _longest_first[M: (MovieMention, PersonMention)](

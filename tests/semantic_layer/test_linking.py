@@ -79,6 +79,16 @@ def test_the_graphs_particles_are_its_own_lower_case_name_words(tools_graph: Any
     assert last_name("cher", particles) == ""
 
 
+def test_a_name_beside_a_capital_word_is_weak_but_not_beside_a_capital_letter(
+    tools_graph: Any,
+) -> None:
+    """A capitalized neighbour makes a longer name ("the Ford Motor Company"); the pronoun "I"
+    does not."""
+    assert not link(tools_graph, "Who founded the Ford Motor Company?").strong_people()
+    people = link(tools_graph, "Something by Nolan I haven't seen?").strong_people()
+    assert [p.best.name for p in people] == ["Christopher Nolan"]
+
+
 def test_a_last_name_of_someone_with_one_film_is_weak(tools_graph: Any) -> None:
     """The word "France" is the last name of an actor with one film in the graph (and, from its particle
     on, of Cécile De France's: "De France"): a place, not a person."""
