@@ -3,12 +3,12 @@
 The linker (`semantic_layer.linking`) reads the draft answer like a question: every movie and
 person it names must be one a returned row holds (a tool's help text, such as small talk's
 example questions, is not a row), every movie and person named in one sentence must be linked
-by a row (a film card lists the person, or the person's card lists the film; a semicolon ends a
-statement as a full stop does, so the parts of a reason, "liked by 41 viewers who liked Big
-(1988); with Tom Hanks", are not read as one claim that Tom Hanks is in Big), a `Title (year)`
-must carry the year the row has, a rating the answer reports must be the one stored, and every
-year and every rating-sized decimal it writes must be one a row (or the question) holds: "born
-in 1732", "4.6/5" are facts too. An answer to recommendations names at least one of them
+by a row (a film card lists the person, or the person's card lists the film; a semicolon or a
+line break ends a statement as a full stop does, so the parts of a reason, "liked by 41 viewers
+who liked Big (1988); with Tom Hanks", are not read as one claim that Tom Hanks is in Big), a
+`Title (year)` must carry the year the row has, a rating the answer reports must be the one
+stored, and every year and every rating-sized decimal it writes must be one a row (or the
+question) holds: "born in 1732", "4.6/5" are facts too. An answer to recommendations names at least one of them
 (`unnamed_recommendations`). `unsupported` lists what fails; the loop then answers from the rows
 instead (`agent.render`).
 """
@@ -45,7 +45,9 @@ _RATING = re.compile(r"(?<![\w.])([0-5](?:[.,][05])?)(?:\s*/\s*5)?(?![\w.])")  #
 _NUMBER = re.compile(r"(?<![0-9])[0-9]+(?:[.,][0-9]+)?(?![0-9])")  # ASCII digits: 1995, 3.9, 3,9
 _YEAR = re.compile(r"(?<![0-9.,])([12][0-9]{3})(?![0-9])(?![.,][0-9])")  # 1000-2099: below
 _DECIMAL = re.compile(r"(?<![0-9.,])([0-9]{1,2})[.,]([0-9]{1,2})(?![0-9])(?![.,][0-9])")
-_CLAUSE_END = re.compile(r";\s+")  # not inside a word: the title "Steins;Gate" stays whole
+# a semicolon not inside a word (the title "Steins;Gate" stays whole), or a line break (a
+# list's heading and items: a line need not end in a full stop)
+_CLAUSE_END = re.compile(r";\s+|\n+")
 LAST_YEAR = 2099  # a four-digit number up to this is read as a year
 RATING_SCALE = 10  # decimals up to this are ratings (MovieLens /5, IMDb /10) and are checked
 

@@ -151,6 +151,8 @@ def test_the_parts_of_a_reason_are_separate_statements(movie_graph: Any) -> None
     assert unsupported(f"- Forrest Gump (1994): {why}", [result], movie_graph) == []
     claim = "Tom Hanks plays in Forrest Gump (1994) and Big (1988)."
     assert unsupported(claim, [result], movie_graph) == ["Tom Hanks with Big (1988)"]
+    listed = "If you liked Big (1988), you might like these\n- Forrest Gump (1994) with Tom Hanks"
+    assert unsupported(listed, [result], movie_graph) == []
 
 
 def test_an_initial_does_not_end_a_sentence(movie_graph: Any) -> None:
