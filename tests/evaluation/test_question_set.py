@@ -181,3 +181,19 @@ def _title_keys(title: str) -> set[str]:
 
 def _people(cell: str) -> set[str]:
     return {name.strip() for name in cell.split("|") if name.strip()}
+
+
+@pytest.mark.parametrize("path", sorted(SET.parent.glob("*.yaml")), ids=lambda p: p.name)
+def test_every_shipped_set_loads_and_names_real_tools_and_arguments(path: Path) -> None:
+    """The held-out sets beside the shipped one are read by `movieagent eval --set`: each loads,
+    and its expected tools and argument names are the semantic layer's."""
+    from semantic_layer.tools import build_tools
+
+    tools = {t.name: t for t in build_tools()}
+    loaded = load_questions(path).questions
+    assert loaded
+    for q in loaded:
+        for tool, args in q.expect.accepted():
+            if tool is not None:
+                assert tool in tools, f"{path.name} {q.id}: {tool}"
+                assert set(args) <= set(tools[tool].input_model.model_fields), q.id
