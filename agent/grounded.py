@@ -45,9 +45,7 @@ _RATING = re.compile(r"(?<![\w.])([0-5](?:[.,][05])?)(?:\s*/\s*5)?(?![\w.])")  #
 _NUMBER = re.compile(r"(?<![0-9])[0-9]+(?:[.,][0-9]+)?(?![0-9])")  # ASCII digits: 1995, 3.9, 3,9
 _YEAR = re.compile(r"(?<![0-9.,])([12][0-9]{3})(?![0-9])(?![.,][0-9])")  # 1000-2099: below
 _DECIMAL = re.compile(r"(?<![0-9.,])([0-9]{1,2})[.,]([0-9]{1,2})(?![0-9])(?![.,][0-9])")
-# a semicolon not inside a word (the title "Steins;Gate" stays whole), or a line break (a
-# list's heading and items: a line need not end in a full stop)
-_CLAUSE_END = re.compile(r";\s+|\n+")
+_SEMICOLON = re.compile(r";\s+")  # not inside a word: the title "Steins;Gate" stays whole
 LAST_YEAR = 2099  # a four-digit number up to this is read as a year
 RATING_SCALE = 10  # decimals up to this are ratings (MovieLens /5, IMDb /10) and are checked
 
@@ -161,7 +159,7 @@ def unsupported(
     facts.numbers.update(_numbers_in(question))
     problems: list[str] = []
     sentences = segment(language or detect_language(answer), answer)  # initials, "Dr.", "4.5"
-    for sentence in (c for s in sentences for c in _CLAUSE_END.split(s) if c.strip()):
+    for sentence in (c for s in sentences for c in _statements(s)):
         linked = link(graph, sentence)
         problems += _names(linked, facts, sentence)
         problems += _relations(linked, facts)
@@ -269,6 +267,14 @@ def _relations(linked: Linked, facts: Facts) -> list[str]:
             if not any((i, n) in facts.pairs for i in ids for n in names):
                 problems.append(f"{person.best.name} with {movie.best.label}")
     return problems
+
+
+def _statements(sentence: str) -> list[str]:
+    """A sentence's statements: its lines (a list's heading and items need not end in a full
+    stop), each cut at its semicolons."""
+    return [
+        part for line in sentence.splitlines() for part in _SEMICOLON.split(line) if part.strip()
+    ]
 
 
 def _numbers(answer: str, facts: Facts) -> list[str]:
