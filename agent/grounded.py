@@ -8,9 +8,9 @@ line break ends a statement as a full stop does, so the parts of a reason, "like
 who liked Big (1988); with Tom Hanks", are not read as one claim that Tom Hanks is in Big), a
 `Title (year)` must carry the year the row has, a rating the answer reports must be the one
 stored, and every year and every rating-sized decimal it writes must be one a row (or the
-question) holds: "born in 1732", "4.6/5" are facts too. An answer to recommendations names at least one of them
-(`unnamed_recommendations`). `unsupported` lists what fails; the loop then answers from the rows
-instead (`agent.render`).
+question) holds: "born in 1732", "4.6/5" are facts too. An answer to recommendations names at
+least one of them (`unnamed_recommendations`). `unsupported` lists what fails; the loop then
+answers from the rows instead (`agent.render`).
 """
 
 from __future__ import annotations
