@@ -25,7 +25,7 @@ import shutil
 import time
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -125,39 +125,96 @@ class EmbeddedServer:
         }
 
     def make_durable(self) -> None:
-        """Append-only file on (fsync per `self.fsync`) and snapshots on, whatever an earlier
-        client (a killed import) left behind."""
+        """Append-only file on (fsync per `self.fsync`), snapshots and automatic rewrites on,
+        whatever an earlier client (a killed import or copy) left behind."""
         client = self.client
         config = client.config_get("*")
         if config.get("save") != DEFAULT_SNAPSHOTS:
             client.config_set("save", DEFAULT_SNAPSHOTS)
+        if config.get("auto-aof-rewrite-percentage") != str(AOF_REWRITE_PERCENTAGE):
+            client.config_set("auto-aof-rewrite-percentage", AOF_REWRITE_PERCENTAGE)
         if config.get("appendfsync") != self.fsync:
             client.config_set("appendfsync", self.fsync)
         if config.get("appendonly") != "yes":
             client.config_set("appendonly", "yes")  # writes the file from the data in memory
             self.wait_for_rewrite()
 
-    def wait_for_rewrite(self, timeout_s: float = 600.0) -> None:
-        """Return once no append-only-file rewrite is running (the file then holds all data)."""
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            info = self.client.info("persistence")
-            if not info.get("aof_rewrite_in_progress") and not info.get("aof_rewrite_scheduled"):
-                return
-            time.sleep(0.05)
-
-    def compact(self) -> None:
-        """Rewrite the append-only file as one snapshot (after a bulk import) and wait for it."""
+    def wait_for_rewrite(self, timeout_s: float = 600.0) -> list[int]:
+        """Return once no append-only-file rewrite is running or scheduled (the file then holds
+        all data). A fork child that has done no work for `stall_s` is stopped
+        (`stall_watch.StalledForks`); a rewrite left scheduled once no child runs is started
+        (after failed rewrites Redis itself waits up to an hour before it tries again). The pids
+        of the children stopped, if any."""
         import redis
 
-        self.wait_for_rewrite()
-        try:
-            self.client.bgrewriteaof()
-        except redis.exceptions.ResponseError as e:  # Redis began one of its own meanwhile
-            if "already in progress" not in str(e):
-                raise
-        time.sleep(0.05)
-        self.wait_for_rewrite()
+        forks = self.forks()
+        deadline = time.monotonic() + timeout_s
+        idle_since: float | None = None  # a rewrite is due and no child runs, since when
+        while True:
+            info = self.client.info("persistence")
+            running, scheduled = (
+                info.get("aof_rewrite_in_progress"),
+                info.get("aof_rewrite_scheduled"),
+            )
+            if not running and not scheduled:
+                return forks.stopped
+            forks.check()
+            now = time.monotonic()
+            idle_since = (idle_since or now) if forks.children == 0 else None
+            if idle_since is not None and now - idle_since >= stall_watch.TICK_S * 2:
+                if running:
+                    raise GraphUnavailableError(
+                        f"The embedded graph server in {self.data_dir} reports a rewrite of its "
+                        "append-only file that no process runs, and cannot save any more. Stop "
+                        "every movieagent process using this folder so that it starts afresh "
+                        "(every acknowledged write is in the append-only file)."
+                    )
+                with contextlib.suppress(redis.exceptions.ResponseError):  # started meanwhile
+                    self.client.bgrewriteaof()
+                idle_since = None
+            if now >= deadline:
+                raise GraphUnavailableError(
+                    f"The embedded graph server in {self.data_dir} was still rewriting its "
+                    f"append-only file after {timeout_s:.0f} s."
+                )
+            time.sleep(0.05)
+
+    def _log_file(self) -> str:
+        socket = getattr(self.client, "socket_file", None)
+        return str(Path(socket).parent / "redis.log") if socket else "the server's redis.log"
+
+    def forks(self) -> stall_watch.StalledForks:
+        """A watch on this server's fork children (`stall_watch.StalledForks`)."""
+        return stall_watch.StalledForks(self._pid(), self.stall_s)
+
+    def forks_watched(self) -> AbstractContextManager[stall_watch.StalledForks]:
+        """The same watch, run in a thread while a block runs (`stall_watch.watching_forks`)."""
+        return stall_watch.watching_forks(self._pid(), self.stall_s)
+
+    def _pid(self) -> int:
+        return int(self.client.info("server")["process_id"])
+
+    def compact(self, attempts: int = 3) -> None:
+        """Rewrite the append-only file as one snapshot (after a bulk import) and wait for it.
+        A rewrite that failed, or that may have been stopped as stalled, is started again."""
+        import redis
+
+        for _ in range(attempts):
+            self.wait_for_rewrite()
+            try:
+                self.client.bgrewriteaof()
+            except redis.exceptions.ResponseError as e:  # Redis began one of its own meanwhile
+                if "already in progress" not in str(e):
+                    raise
+            if self.wait_for_rewrite():
+                continue  # a child was stopped: perhaps the rewrite's own
+            if self.client.info("persistence").get("aof_last_bgrewrite_status") == "ok":
+                return
+        raise GraphUnavailableError(
+            f"The embedded graph server in {self.data_dir} failed to rewrite its append-only "
+            f"file {attempts} times ({self._log_file()} says why). Every acknowledged write is "
+            "kept in the file as it is."
+        )
 
     @contextmanager
     def forks_paused(self) -> Iterator[None]:
@@ -174,10 +231,6 @@ class EmbeddedServer:
         finally:
             self.client.config_set("auto-aof-rewrite-percentage", AOF_REWRITE_PERCENTAGE)
             self.client.config_set("save", DEFAULT_SNAPSHOTS)
-
-    def set_snapshots(self, enabled: bool) -> None:
-        """Snapshots off during an import (`save ""`; the append-only file stays on)."""
-        self.client.config_set("save", DEFAULT_SNAPSHOTS if enabled else "")
 
     def other_processes(self) -> list[str]:
         """Connections of other processes (named by their client name, '?' when unnamed)."""

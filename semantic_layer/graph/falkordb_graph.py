@@ -86,12 +86,12 @@ class FalkorGraph(Graph):
     def copy_to(self, graph_name: str, wait_s: float = 120.0) -> FalkorGraph:
         """A copy of this graph under `graph_name` (`GRAPH.COPY`), as a `sibling`. The copy runs
         in a forked child, and Redis forks one child at a time: while a snapshot or a rewrite of
-        the append-only file runs, the copy is retried, and Redis starts none of its own while
-        the copy runs (`EmbeddedServer.forks_paused`)."""
+        the append-only file runs, the copy is retried (a child that has stalled is stopped), and
+        Redis starts none of its own while the copy runs (`EmbeddedServer.forks_paused`)."""
         import redis
 
         deadline = time.monotonic() + wait_s
-        with self._server.forks_paused():  # no snapshot may fork beside the copy
+        with self._server.forks_paused(), self._server.forks_watched() as forks:
             while True:
                 try:
                     self._db.client.execute_command(
@@ -99,7 +99,9 @@ class FalkorGraph(Graph):
                     )
                     return self.sibling(graph_name)
                 except redis.exceptions.ResponseError as e:
-                    if "fork" not in str(e) or time.monotonic() > deadline:
+                    # waiting for another fork, or its own child was stopped as stalled
+                    again = "fork" in str(e) or ("copy failed" in str(e) and forks.stopped)
+                    if not again or time.monotonic() > deadline:
                         raise GraphQueryError(f"FalkorDB could not copy the graph: {e}") from e
                     time.sleep(0.05)
 
@@ -221,18 +223,14 @@ class FalkorGraph(Graph):
 
     @contextmanager
     def bulk_writes(self) -> Iterator[None]:
-        """Snapshots off during the block, then on again and the data saved."""
-        self.set_snapshots(False)
+        """No snapshot and no rewrite of the append-only file forks during the block (either
+        would copy a graph half written, and a fork beside busy writer threads is where a child
+        can inherit a lock held for ever); at its end the data is saved."""
         try:
-            yield
+            with self._server.forks_paused():
+                yield
         finally:
-            self.set_snapshots(True)
             self.save()
-
-    def set_snapshots(self, enabled: bool) -> None:
-        """Background snapshots off during bulk writes (`save ""`), back on afterwards; the
-        append-only file stays on throughout."""
-        self._server.set_snapshots(enabled)
 
     def save(self) -> None:
         """Write the graph to disk now: a snapshot, and the append-only file compacted into one

@@ -14,10 +14,14 @@ When the server has neither answered nor used CPU time or read or written a byte
 the thread kills it (SIGKILL: with the default fsync every acknowledged write is in the
 append-only file already) and says so in `Watch.killed`. The client blocked in the block then
 fails with a connection error, and the caller may start the server again.
+
+`StalledForks` (and `watching_forks`, the same in a thread) does the like for the server's fork
+children while someone waits for one: a child that has done no work for `stall_s` is stopped.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -123,6 +127,107 @@ def _watch(registry: Path, stall_s: float, watch: Watch) -> None:
                 continue
             watch.killed = pid
             return
+
+
+class StalledForks:
+    """The fork children of a running server (a snapshot, a rewrite of the append-only file,
+    FalkorDB's copy of a graph), and how long each has done nothing.
+
+    A child forked while another thread of the server held a lock waits for that lock for ever:
+    the thread that would release it does not exist in the child (FalkorDB has had such locks,
+    e.g. FalkorDB/FalkorDB#1454). Redis forks one child at a time, so such a child also stops
+    every later snapshot, rewrite and `GRAPH.COPY`. A child that works uses the CPU or moves
+    bytes; one that has done neither for `stall_s` is stopped with SIGUSR1, the signal Redis's
+    children exit on without counting as failed (a snapshot killed otherwise makes Redis refuse
+    every write until a later one succeeds), and with SIGKILL if it is still there
+    `ESCALATE_S` later. `check` looks at most once per `TICK_S`."""
+
+    ESCALATE_S = 2.0
+
+    def __init__(self, server_pid: int, stall_s: float = DEFAULT_STALL_S) -> None:
+        self.server_pid = server_pid
+        self.stall_s = stall_s
+        self.children = 0  # children at the last look, those done and not yet reaped included
+        self.stopped: list[int] = []  # every child stopped so far
+        self._seen: dict[int, tuple[tuple[float, ...], float]] = {}  # pid: (work, since)
+        self._signalled: dict[int, float] = {}  # pid: when SIGUSR1 was sent
+        self._looked = -TICK_S
+
+    def check(self) -> list[int]:
+        """Look at the children and stop those stalled for `stall_s`; the pids stopped now."""
+        import psutil
+
+        now = time.monotonic()
+        if now - self._looked < TICK_S:
+            return []
+        self._looked = now
+        try:
+            children = psutil.Process(self.server_pid).children()
+        except psutil.Error:
+            children = []
+        self.children = len(children)
+        seen: dict[int, tuple[tuple[float, ...], float]] = {}
+        stopped: list[int] = []
+        for child in children:
+            try:
+                if child.status() == psutil.STATUS_ZOMBIE:
+                    continue  # done; Redis reaps it on its next tick
+                if child.pid in self._signalled:
+                    if now - self._signalled[child.pid] >= self.ESCALATE_S:
+                        child.kill()
+                    continue
+                work = _work_done(child)
+            except psutil.Error:
+                continue
+            before = self._seen.get(child.pid)
+            since = before[1] if before is not None and before[0] == work else now
+            if now - since < self.stall_s:
+                seen[child.pid] = (work, since)
+                continue
+            log.warning(
+                "A child of the embedded graph server (pid %d, %s) has done no work for %.0f s; "
+                "stopping it so that the server can fork again.",
+                child.pid,
+                _name(child),
+                now - since,
+            )
+            with contextlib.suppress(psutil.Error):
+                child.send_signal(signal.SIGUSR1)
+                self._signalled[child.pid] = now
+                stopped.append(child.pid)
+        self._seen = seen
+        self.stopped += stopped
+        return stopped
+
+
+@contextmanager
+def watching_forks(server_pid: int, stall_s: float = DEFAULT_STALL_S) -> Iterator[StalledForks]:
+    """`StalledForks.check` in a thread while the block runs (a command that waits for a fork
+    of its own, such as `GRAPH.COPY`, blocks the caller)."""
+    forks = StalledForks(server_pid, stall_s)
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(TICK_S):
+            forks.check()
+
+    thread = threading.Thread(target=watch, name="graph-fork-watch", daemon=True)
+    thread.start()
+    try:
+        yield forks
+    finally:
+        done.set()
+        thread.join()
+
+
+def _name(process: psutil.Process) -> str:
+    """Redis names its children by their job (`redis-aof-rewrite`, `redis-rdb-bgsave`)."""
+    import psutil
+
+    try:
+        return process.name()
+    except psutil.Error:
+        return "?"
 
 
 def _work_done(process: psutil.Process) -> tuple[float, ...]:

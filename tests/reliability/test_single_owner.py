@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from semantic_layer.graph import connect
-from semantic_layer.graph.embedded_server import DEFAULT_SNAPSHOTS
+from semantic_layer.graph.embedded_server import AOF_REWRITE_PERCENTAGE, DEFAULT_SNAPSHOTS
 from semantic_layer.settings import GraphSettings
 from semantic_layer.users import FIRST_APP_USER_ID
 from tests.reliability.conftest import run_python, server_pid, start_python
@@ -83,6 +83,7 @@ def test_the_server_of_a_killed_process_is_reused_made_durable_and_then_shut_dow
         from semantic_layer.graph import connect
         graph = connect()
         graph.client.config_set("save", "")  # as an import does while it runs
+        graph.client.config_set("auto-aof-rewrite-percentage", 0)
         graph.client.config_set("appendonly", "no")
         graph.write("memory/rate", {"userId": 10000005, "movieId": 1, "rating": 4.5,
                                     "timestamp": 1})
@@ -97,6 +98,7 @@ def test_the_server_of_a_killed_process_is_reused_made_durable_and_then_shut_dow
         assert server_pid(imported.data_dir) == orphan  # ...and the next process reuses it
         config = graph.client.config_get("*")  # type: ignore[attr-defined]
         assert config["save"] == DEFAULT_SNAPSHOTS and config["appendonly"] == "yes"
+        assert config["auto-aof-rewrite-percentage"] == str(AOF_REWRITE_PERCENTAGE)
         assert graph.read("memory/ratings", {"userId": 10000005, "limit": 5})[0]["rating"] == 4.5
     deadline = time.monotonic() + 10
     while server_pid(imported.data_dir) and time.monotonic() < deadline:

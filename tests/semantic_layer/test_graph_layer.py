@@ -60,3 +60,18 @@ def test_redis_forks_no_snapshot_of_its_own_while_a_graph_is_copied(movie_graph:
     after = client.config_get("*")
     assert after["save"] == DEFAULT_SNAPSHOTS
     assert after["auto-aof-rewrite-percentage"] == str(AOF_REWRITE_PERCENTAGE)
+
+
+def test_redis_forks_nothing_of_its_own_while_an_import_writes(writable_graph: Any) -> None:
+    """A fork beside busy writer threads is where a child can inherit a lock held for ever."""
+    from semantic_layer.graph.embedded_server import AOF_REWRITE_PERCENTAGE, DEFAULT_SNAPSHOTS
+
+    client = writable_graph.client
+    rewrites = client.info("persistence")["aof_rewrites"]
+    with writable_graph.bulk_writes():
+        during = client.config_get("*")
+    assert during["save"] == "" and during["auto-aof-rewrite-percentage"] == "0"
+    after = client.config_get("*")
+    assert after["save"] == DEFAULT_SNAPSHOTS
+    assert after["auto-aof-rewrite-percentage"] == str(AOF_REWRITE_PERCENTAGE)
+    assert client.info("persistence")["aof_rewrites"] > rewrites  # compacted at the end
