@@ -61,7 +61,8 @@ class RecommenderInput(StrictInput):
         json_schema_extra=entity("person"),
         default_factory=list,
         max_length=MAX_NAMES,
-        description="Actors or directors every result must feature ('with Bill Murray').",
+        description="Actors or directors whose films the user wants to watch ('with Bill "
+        "Murray', 'a film by Ang Lee'); every result features each of them.",
     )
     year_from: int | None = Field(
         json_schema_extra=entity(YEAR_FROM),
