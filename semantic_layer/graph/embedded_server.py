@@ -145,8 +145,6 @@ class EmbeddedServer:
         (`stall_watch.StalledForks`); a rewrite left scheduled once no child runs is started
         (after failed rewrites Redis itself waits up to an hour before it tries again). The pids
         of the children stopped, if any."""
-        import redis
-
         forks = self.forks()
         deadline = time.monotonic() + timeout_s
         idle_since: float | None = None  # a rewrite is due and no child runs, since when
@@ -169,8 +167,7 @@ class EmbeddedServer:
                         "every movieagent process using this folder so that it starts afresh "
                         "(every acknowledged write is in the append-only file)."
                     )
-                with contextlib.suppress(redis.exceptions.ResponseError):  # started meanwhile
-                    self.client.bgrewriteaof()
+                self._start_rewrite()
                 idle_since = None
             if now >= deadline:
                 raise GraphUnavailableError(
@@ -197,15 +194,9 @@ class EmbeddedServer:
     def compact(self, attempts: int = 3) -> None:
         """Rewrite the append-only file as one snapshot (after a bulk import) and wait for it.
         A rewrite that failed, or that may have been stopped as stalled, is started again."""
-        import redis
-
         for _ in range(attempts):
             self.wait_for_rewrite()
-            try:
-                self.client.bgrewriteaof()
-            except redis.exceptions.ResponseError as e:  # Redis began one of its own meanwhile
-                if "already in progress" not in str(e):
-                    raise
+            self._start_rewrite()
             if self.wait_for_rewrite():
                 continue  # a child was stopped: perhaps the rewrite's own
             if self.client.info("persistence").get("aof_last_bgrewrite_status") == "ok":
@@ -215,6 +206,16 @@ class EmbeddedServer:
             f"file {attempts} times ({self._log_file()} says why). Every acknowledged write is "
             "kept in the file as it is."
         )
+
+    def _start_rewrite(self) -> None:
+        """`BGREWRITEAOF`; one that Redis began of its own meanwhile does as well."""
+        import redis
+
+        try:
+            self.client.bgrewriteaof()
+        except redis.exceptions.ResponseError as e:
+            if "already in progress" not in str(e):
+                raise
 
     @contextmanager
     def forks_paused(self) -> Iterator[None]:
