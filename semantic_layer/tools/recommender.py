@@ -227,20 +227,20 @@ def _message(
         )
     sources = {p.source for p in picks}
     if "like" in sources:
-        start = f"like {', '.join(basis.movies or [basis.movie or ''])}"
+        ranked = ", ranked by the user's own ratings" if basis.user else ""
+        like = ", ".join(basis.movies or [basis.movie or ""])
+        message = f"{len(recs)} movies like {like}{ranked}{within}."
     elif "taste" in sources:
-        start = "picked from the user's own 4+ ratings"
+        message = f"{len(recs)} movies picked from the user's own 4+ ratings{within}."
     else:
-        start = "the best rated"
-    if basis.user and "like" in sources:
-        start += ", ranked by the user's own ratings"
-    message = f"{len(recs)} movies {start}{within}."
+        message = f"The {len(recs)} best-rated movies{within}."
     if "rating" in sources and sources != {"rating"}:
         message += " The last are the best rated that fit, as few came from that alone."
     if basis.loosened:
         strict = sum(1 for p in picks if not p.loosened)
         message += (
-            f" Only {strict} movies fit every constraint, so they were loosened: "
+            f" Only {strict} {'movie fits' if strict == 1 else 'movies fit'} every constraint, "
+            "so they were loosened: "
             f"{basis.loosened}; each loosened pick says so."
         )
     elif len(recs) < args.limit:

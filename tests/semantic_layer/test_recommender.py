@@ -143,6 +143,7 @@ def test_people_and_exclusions_are_never_loosened(tools_graph: Any) -> None:
     assert recs and len(recs) < 10 and not result.data.basis.loosened
     assert all(r.movie_id in nolan and "Sci-Fi" not in r.genres for r in recs)
     assert f"Only {len(recs)} fit; nothing was loosened" in result.message
+    assert result.message.startswith(f"The {len(recs)} best-rated movies (not Sci-Fi, with ")
     assert all("directed by Christopher Nolan" in r.why for r in recs)
 
 
