@@ -85,6 +85,8 @@ class OpenAICompatLLM(LLM):
         self._http = http or httpx.Client(timeout=timeout_s, headers=headers)
         #: why replies are not grammar-constrained; empty while they are
         self.unconstrained = ""
+        self._window: int | None = None
+        self._window_asked = False  # a server that answered without a window is not re-asked
         if self._shape == "none":  # asked for: the CLI and the UI say it, no warning needed
             self._go_without("the spec says grammar=none", level=logging.INFO)
         elif self.tool_mode == "native":
@@ -209,6 +211,32 @@ class OpenAICompatLLM(LLM):
             if grammar is not None:
                 body["response_format"] = grammar
         return body
+
+    def context_window(self) -> int | None:
+        """The served model's context where the server states it (`max_model_len` in vLLM's
+        `GET {base}/models`); None otherwise, and the agent budgets for a small window."""
+        if not self._window_asked:
+            found = self._ask_window()
+            if found is None:
+                return None  # not reachable: asked again next time
+            self._window_asked, self._window = True, found[0]
+        return self._window
+
+    def _ask_window(self) -> tuple[int | None] | None:
+        """(the window or None) from the server, or None when it could not be asked."""
+        try:
+            response = self._http.get(f"{self.url}/models", timeout=5.0)
+            listing = response.json() if response.status_code == 200 else {}
+        except (httpx.HTTPError, ValueError):
+            return None
+        models = listing.get("data") if isinstance(listing, dict) else None
+        entries = [m for m in models if isinstance(m, dict)] if isinstance(models, list) else []
+        named = [m for m in entries if m.get("id") == self._model] if self._model else []
+        model = (named or entries or [{}])[0]  # the model in use: named, else the first listed
+        length = model.get("max_model_len")
+        if isinstance(length, int) and not isinstance(length, bool) and length > 0:
+            return (length,)
+        return (None,)
 
     def _model_name(self) -> str:
         if self._model is None:

@@ -18,12 +18,20 @@ class ScriptedLLM(LLM):
     """Replies from a queue, in pieces of a few characters; records every request it got."""
 
     def __init__(
-        self, *replies: str | Exception, chunk: int = 7, finish: str = "eos_token"
+        self,
+        *replies: str | Exception,
+        chunk: int = 7,
+        finish: str = "eos_token",
+        context: int | None = None,
     ) -> None:
         self.replies: list[str | Exception] = list(replies)
         self.requests: list[LLMRequest] = []
         self.chunk = chunk
         self.finish = finish
+        self.context = context  # the window it states (None: unknown, the agent's default)
+
+    def context_window(self) -> int | None:
+        return self.context
 
     def enqueue(self, *replies: str | Exception) -> None:
         self.replies.extend(replies)

@@ -34,7 +34,7 @@ NOTICE = re.compile(r"You are now user (\d+); pass --user-id \1 to keep your rat
 @pytest.fixture
 def llm(monkeypatch: pytest.MonkeyPatch, writable_graph: Any) -> ScriptedLLM:
     """The CLI's own wiring, with a scripted model and a private copy of the real graph."""
-    scripted = ScriptedLLM()
+    scripted = ScriptedLLM(context=8192)  # a served model's window, as TGI and vLLM state it
 
     @contextmanager
     def services(spec: str | None) -> Iterator[tuple[LLMSettings, ScriptedLLM, Any]]:

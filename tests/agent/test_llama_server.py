@@ -40,7 +40,7 @@ THREADS = 1
 @pytest.fixture
 def smollm() -> Iterator[LlamaCppLLM]:
     assert MODEL is not None
-    llm = LlamaCppLLM(str(MODEL), n_ctx=2048, n_threads=THREADS, timeout_s=120)
+    llm = LlamaCppLLM(str(MODEL), n_ctx=4096, n_threads=THREADS, timeout_s=120)
     yield llm
     llm.close()
 
@@ -292,7 +292,7 @@ def test_prompt_lookup_drafting_answers_a_prompt_longer_than_a_batch() -> None:
     python sizes its logits buffer from `logits_all`, which the server turns on for a draft."""
     assert MODEL is not None
     draft = {"draft_model": "prompt-lookup-decoding", "draft_model_num_pred_tokens": 3}
-    llm = LlamaCppLLM(str(MODEL), n_ctx=2048, n_threads=THREADS, timeout_s=120, **draft)
+    llm = LlamaCppLLM(str(MODEL), n_ctx=4096, n_threads=THREADS, timeout_s=120, **draft)
     try:
         words = " ".join(f"Heat {n} Casino {n} Alien {n}." for n in range(60))
         text = reply(list(llm.stream(ask(f"{words}\nRepeat the first sentence.", 16))))

@@ -159,3 +159,14 @@ def test_connection_refused_says_what_to_start(closed_port_url: str) -> None:
     request = LLMRequest(messages=[ChatMessage(role="user", content="hi")])
     with pytest.raises(LLMUnavailableError, match="OpenAI-compatible server"):
         list(llm.stream(request))
+
+
+def test_the_context_window_is_the_served_models_length(
+    vllm_server: VLLMServer, tgi_server: TGIServer
+) -> None:
+    llm = OpenAICompatLLM(f"{vllm_server.url}/v1")
+    assert llm.context_window() == 8192  # max_model_len, from GET /v1/models
+    assert llm.context_window() == 8192 and len(vllm_server.posted("/v1/models")) == 1
+    silent = OpenAICompatLLM(f"{tgi_server.url}/v1")  # a listing without a length
+    assert silent.context_window() is None and silent.context_window() is None
+    assert len(tgi_server.posted("/v1/models")) == 1  # an answer without one is not re-asked

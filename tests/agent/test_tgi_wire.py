@@ -41,7 +41,8 @@ def test_messages_api_with_tgi_grammar(tgi_server: TGIServer, tools: list[Script
     assert result.answer == "Michael Mann directed Heat."
     posted = tgi_server.posted(CHAT)
     assert len(posted) == len(result.llm_calls) == 2
-    assert [p for p, _ in tgi_server.requests if p != CHAT] == []  # no /generate, no probe
+    # the window, asked once; no /generate, no probe
+    assert [p for p, _ in tgi_server.requests if p != CHAT] == ["/info"]
     first, second = posted
     assert first["stream"] is True and first["stream_options"] == {"include_usage": True}
     grammar = first["response_format"]
@@ -167,6 +168,29 @@ def test_lone_surrogate_question_through_the_agent(
     tgi_server.enqueue(json.dumps({"thought": "x", "action": "Final Answer", "action_input": "ok"}))
     result = tgi_agent(tgi_server, tools).ask("Who directed \ud800Heat?")
     assert result.answer == "ok" and result.stop_reason != "error"
+
+
+def test_the_context_window_is_what_info_admits(
+    tgi_server: TGIServer, tools: list[ScriptedTool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    agent = tgi_agent(tgi_server, tools)
+    # the fake says max_input_tokens 4095 and no total: a 4095-token prompt and an answer
+    assert agent.llm.context_window() == agent.context_tokens == 4095 + MAX_NEW_TOKENS
+    assert [p for p, _ in tgi_server.requests] == ["/info"]  # asked once, then kept
+    info = {"model_id": MODEL_ID, "max_input_length": 6144, "max_total_tokens": 6200}
+    monkeypatch.setattr(tgi_server, "info", lambda: info)  # TGI 1.x names, a tight total
+    assert tgi_agent(tgi_server, tools).llm.context_window() == 6200
+
+
+def test_a_window_nobody_states_is_asked_again(closed_port_url: str) -> None:
+    llm = TGILLM(closed_port_url)
+    assert llm.context_window() is None  # the agent then budgets for its small default
+    server = TGIServer().start()
+    try:
+        llm.root = server.url
+        assert llm.context_window() == 4095 + MAX_NEW_TOKENS
+    finally:
+        server.stop()
 
 
 def test_health_reads_info(tgi_server: TGIServer) -> None:

@@ -86,6 +86,10 @@ class TGIServer:
             "router": "text-generation-router",
         }
 
+    def model_card(self) -> dict[str, Any]:
+        """The served model as `GET /v1/models` lists it."""
+        return {"id": self.model_id, "object": "model"}
+
     def grammar_refusal(self, response_format: Any) -> tuple[int, str] | None:
         """TGI's answer to a `response_format` it cannot take, or None when it takes it."""
         kind = response_format.get("type") if isinstance(response_format, dict) else None
@@ -132,6 +136,9 @@ class VLLMServer(TGIServer):
     def info(self) -> dict[str, Any] | None:
         return None  # vLLM has no /info
 
+    def model_card(self) -> dict[str, Any]:
+        return {**super().model_card(), "max_model_len": 8192}  # vLLM's --max-model-len
+
     def grammar_refusal(self, response_format: Any) -> tuple[int, str] | None:
         kind = response_format.get("type") if isinstance(response_format, dict) else None
         if kind == "json_schema" and "schema" in response_format.get("json_schema", {}):
@@ -163,8 +170,7 @@ def _handler(server: TGIServer) -> type[BaseHTTPRequestHandler]:
             elif self.path == "/info" and info is not None:
                 self._send(200, info)
             elif self.path == "/v1/models":
-                model = {"id": server.model_id, "object": "model"}
-                self._send(200, {"object": "list", "data": [model]})
+                self._send(200, {"object": "list", "data": [server.model_card()]})
             else:
                 self._send(404, {"error": "not found", "error_type": "not_found"})
 
