@@ -24,6 +24,7 @@ import httpx
 from agent.errors import AgentError, LLMUnavailableError
 from agent.llm.base import (
     LLM,
+    MAX_NEW_TOKENS,
     LLMChunk,
     LLMContextOverflowError,
     LLMHealth,
@@ -54,6 +55,7 @@ START_HINT = (
 _GRAMMAR_WORDS = ("response_format", "grammar", "json_schema", "guided")
 #: words in a 400/422 reply that say the tools were turned down
 _TOOL_WORDS = ("tool", "function")
+_UNASKED = object()  # a reply not asked for yet
 
 
 class OpenAICompatLLM(LLM):
@@ -85,8 +87,8 @@ class OpenAICompatLLM(LLM):
         self._http = http or httpx.Client(timeout=timeout_s, headers=headers)
         #: why replies are not grammar-constrained; empty while they are
         self.unconstrained = ""
-        self._window: int | None = None
-        self._window_asked = False  # a server that answered without a window is not re-asked
+        self._info: object = _UNASKED  # `GET /info` (a TGI answers it), once it answered
+        self._window: tuple[int | None] | None = None  # what the server said, once it answered
         if self._shape == "none":  # asked for: the CLI and the UI say it, no warning needed
             self._go_without("the spec says grammar=none", level=logging.INFO)
         elif self.tool_mode == "native":
@@ -126,14 +128,22 @@ class OpenAICompatLLM(LLM):
         if self._shape is not None:
             return self._shape
         try:
-            response = self._http.get(f"{self.url.removesuffix('/v1')}/info", timeout=5.0)
-            info = response.json() if response.status_code == 200 else None
-        except ValueError:
-            info = None
+            info = self._server_info()
         except httpx.HTTPError:
             return "json_schema"  # nothing answers yet: the request itself will say so
         self._shape = "tgi" if is_tgi_info(info) else "json_schema"
         return self._shape
+
+    def _server_info(self) -> object:
+        """The server's `GET /info` reply (None when it is not a 200 with JSON), asked until
+        the server answers; raises `httpx.HTTPError` while nothing does."""
+        if self._info is _UNASKED:
+            response = self._http.get(f"{self.url.removesuffix('/v1')}/info", timeout=5.0)
+            try:
+                self._info = response.json() if response.status_code == 200 else None
+            except ValueError:
+                self._info = None
+        return self._info
 
     def _stream(self, request: LLMRequest) -> Iterator[LLMChunk]:
         while True:
@@ -213,30 +223,31 @@ class OpenAICompatLLM(LLM):
         return body
 
     def context_window(self) -> int | None:
-        """The served model's context where the server states it (`max_model_len` in vLLM's
-        `GET {base}/models`); None otherwise, and the agent budgets for a small window."""
-        if not self._window_asked:
-            found = self._ask_window()
-            if found is None:
+        """The context the server states, asked until it answers: a TGI's `GET /info` (a prompt
+        of up to `max_input_tokens` and an answer of `MAX_NEW_TOKENS`, within
+        `max_total_tokens`), else `max_model_len` in `GET {base}/models` (vLLM). None when it
+        states none, and the agent budgets for a small window."""
+        if self._window is None:
+            try:
+                self._window = (self._stated_window(),)
+            except httpx.HTTPError:
                 return None  # not reachable: asked again next time
-            self._window_asked, self._window = True, found[0]
-        return self._window
+        return self._window[0]
 
-    def _ask_window(self) -> tuple[int | None] | None:
-        """(the window or None) from the server, or None when it could not be asked."""
+    def _stated_window(self) -> int | None:
+        info = self._server_info()
+        if isinstance(info, dict) and is_tgi_info(info):
+            return _tgi_window(info)
+        response = self._http.get(f"{self.url}/models", timeout=5.0)
         try:
-            response = self._http.get(f"{self.url}/models", timeout=5.0)
             listing = response.json() if response.status_code == 200 else {}
-        except (httpx.HTTPError, ValueError):
+        except ValueError:
             return None
         models = listing.get("data") if isinstance(listing, dict) else None
         entries = [m for m in models if isinstance(m, dict)] if isinstance(models, list) else []
         named = [m for m in entries if m.get("id") == self._model] if self._model else []
         model = (named or entries or [{}])[0]  # the model in use: named, else the first listed
-        length = model.get("max_model_len")
-        if isinstance(length, int) and not isinstance(length, bool) and length > 0:
-            return (length,)
-        return (None,)
+        return _positive(model.get("max_model_len"))
 
     def _model_name(self) -> str:
         if self._model is None:
@@ -246,6 +257,20 @@ class OpenAICompatLLM(LLM):
             models = response.json().get("data") or [{"id": "default"}]
             self._model = str(models[0]["id"])
         return self._model
+
+
+def _tgi_window(info: dict[str, Any]) -> int | None:
+    """A prompt of up to `max_input_tokens` (TGI 1.x: `max_input_length`) and an answer of
+    `MAX_NEW_TOKENS`, within `max_total_tokens`."""
+    prompt = _positive(info.get("max_input_tokens")) or _positive(info.get("max_input_length"))
+    total = _positive(info.get("max_total_tokens"))
+    windows = [n for n in (prompt and prompt + MAX_NEW_TOKENS, total) if n]
+    return min(windows) if windows else None
+
+
+def _positive(value: object) -> int | None:
+    """`value` when it is a count (a positive int, not a bool), else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
 
 
 def _chunks(

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import httpx
 
-from agent.llm.base import MAX_NEW_TOKENS, LLMHealth
+from agent.llm.base import LLMHealth
 from agent.llm.openai_compat import OpenAICompatLLM
 
 START_HINT = (
@@ -67,24 +67,3 @@ class TGILLM(OpenAICompatLLM):
             detail=self.describe(),
             unconstrained=self.unconstrained,
         )
-
-    def _ask_window(self) -> tuple[int | None] | None:
-        """What the server admits, from `GET /info`: a prompt of up to `max_input_tokens` and
-        an answer of `MAX_NEW_TOKENS`, within `max_total_tokens` (see `context_window`)."""
-        try:
-            response = self._http.get(f"{self.root}/info", timeout=5.0)
-            info = response.json() if response.status_code == 200 else {}
-        except (httpx.HTTPError, ValueError):
-            return None
-        if not isinstance(info, dict):
-            return (None,)
-        # TGI 1.x says max_input_length, 2.x and later max_input_tokens
-        prompt = _count(info, "max_input_tokens") or _count(info, "max_input_length")
-        total = _count(info, "max_total_tokens")
-        windows = [n for n in (prompt and prompt + MAX_NEW_TOKENS, total) if n]
-        return (min(windows) if windows else None,)
-
-
-def _count(info: dict[str, object], key: str) -> int | None:
-    value = info.get(key)
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None

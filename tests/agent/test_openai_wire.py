@@ -14,7 +14,7 @@ import pytest
 
 from agent import Agent, build_llm
 from agent.errors import LLMConfigurationError, LLMUnavailableError
-from agent.llm.base import ChatMessage, LLMRequest
+from agent.llm.base import MAX_NEW_TOKENS, ChatMessage, LLMRequest
 from agent.llm.openai_compat import OpenAICompatLLM
 from agent.settings import LLMSettings
 from tests.agent.fakes import ScriptedTool, call, final
@@ -161,12 +161,17 @@ def test_connection_refused_says_what_to_start(closed_port_url: str) -> None:
         list(llm.stream(request))
 
 
-def test_the_context_window_is_the_served_models_length(
-    vllm_server: VLLMServer, tgi_server: TGIServer
+def test_the_context_window_is_what_the_server_states(
+    vllm_server: VLLMServer, tgi_server: TGIServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     llm = OpenAICompatLLM(f"{vllm_server.url}/v1")
     assert llm.context_window() == 8192  # max_model_len, from GET /v1/models
     assert llm.context_window() == 8192 and len(vllm_server.posted("/v1/models")) == 1
-    silent = OpenAICompatLLM(f"{tgi_server.url}/v1")  # a listing without a length
+    # a TGI reached as an OpenAI server: its /info, read once for the grammar and the window
+    tgi = OpenAICompatLLM(f"{tgi_server.url}/v1")
+    assert tgi.grammar_shape() == "tgi" and tgi.context_window() == 4095 + MAX_NEW_TOKENS
+    assert [p for p, _ in tgi_server.requests] == ["/info"]
+    monkeypatch.setattr(vllm_server, "model_card", lambda: {"id": MODEL_ID, "object": "model"})
+    silent = OpenAICompatLLM(f"{vllm_server.url}/v1")  # a listing without a length
     assert silent.context_window() is None and silent.context_window() is None
-    assert len(tgi_server.posted("/v1/models")) == 1  # an answer without one is not re-asked
+    assert len(vllm_server.posted("/v1/models")) == 2  # an answer without one is not re-asked

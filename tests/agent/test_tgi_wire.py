@@ -177,7 +177,10 @@ def test_the_context_window_is_what_info_admits(
     # the fake says max_input_tokens 4095 and no total: a 4095-token prompt and an answer
     assert agent.llm.context_window() == agent.context_tokens == 4095 + MAX_NEW_TOKENS
     assert [p for p, _ in tgi_server.requests] == ["/info"]  # asked once, then kept
-    info = {"model_id": MODEL_ID, "max_input_length": 6144, "max_total_tokens": 6200}
+    info = {
+        "model_id": MODEL_ID, "version": "1.4.5", "router": "text-generation-router",
+        "max_input_length": 6144, "max_total_tokens": 6200,
+    }  # fmt: skip
     monkeypatch.setattr(tgi_server, "info", lambda: info)  # TGI 1.x names, a tight total
     assert tgi_agent(tgi_server, tools).llm.context_window() == 6200
 
@@ -187,7 +190,7 @@ def test_a_window_nobody_states_is_asked_again(closed_port_url: str) -> None:
     assert llm.context_window() is None  # the agent then budgets for its small default
     server = TGIServer().start()
     try:
-        llm.root = server.url
+        llm.url = f"{server.url}/v1"  # the server is up now
         assert llm.context_window() == 4095 + MAX_NEW_TOKENS
     finally:
         server.stop()
