@@ -374,7 +374,9 @@ class Agent:
         return self._context_tokens or self.llm.context_window() or CONTEXT_TOKENS
 
     def _prompt_budget(self) -> int:
-        return self.context_tokens - self.max_new_tokens
+        budget = self.context_tokens - self.max_new_tokens
+        limit = None if self._context_tokens else self.llm.prompt_limit()
+        return min(budget, limit) if limit else budget
 
     def _observation_budget(self, run: _Run) -> int:
         """What the next Observation may take: its own budget, or what the context has left

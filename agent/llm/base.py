@@ -115,6 +115,11 @@ class LLM(ABC):
         """The model's context window in tokens, where the backend knows it (else None)."""
         return None
 
+    def prompt_limit(self) -> int | None:
+        """The longest prompt the server takes, where it states one apart from the window
+        (TGI's `max_input_tokens`); None where the window less the answer is the limit."""
+        return None
+
     def health(self) -> LLMHealth:
         """Whether the model can be reached, without generating. Backends override this."""
         return LLMHealth(reachable=True, model=self.describe())

@@ -18,6 +18,9 @@ a child process (`agent.llm.llama_supervisor`); `movieagent llm serve` runs it a
   forces (keys, separators, the rest of a name it admits alone) is not written token by token
   but evaluated in one batch (`forced_text`), and JSON-schema grammars space JSON as
   `json.dumps` does (`grammar_spacing`) so that those runs exist;
+- `GET /props` states the context the model runs with, as llama.cpp's own server does
+  (`default_generation_settings.n_ctx`), so a client reaching it as `openai+...` fits its
+  prompts to it;
 - `--exit_with_stdin`: the process ends when its standard input closes, that is when the app
   that started it is gone, however it went (even SIGKILL), so no server outlives the app.
 
@@ -155,6 +158,15 @@ def say(**status: Any) -> None:
     print(STATUS_PREFIX + json.dumps(status), file=sys.stderr, flush=True)
 
 
+def state_context(app: Any, n_ctx: int) -> None:
+    """`GET /props` with the context the model runs with, where llama.cpp's own server states
+    it (`default_generation_settings.n_ctx`): an OpenAI client fits its prompts to it."""
+
+    @app.get("/props", include_in_schema=False)
+    def props() -> dict[str, Any]:
+        return {"default_generation_settings": {"n_ctx": n_ctx}}
+
+
 def _exit_with_stdin() -> None:
     """End this process at once when the app that started it is gone (its pipe closes)."""
 
@@ -211,6 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     Llama.create_chat_completion = with_usage(Llama.create_chat_completion)  # type: ignore[method-assign]
     grammar_first.install()
     grammar_spacing.install()
+    state_context(app, model.n_ctx)
     say(n_ctx=model.n_ctx, n_threads=model.n_threads, model=model.model, pid=os.getpid())
     uvicorn.run(app, host=server.host, port=server.port, log_level="warning")
     return 0

@@ -88,7 +88,8 @@ class OpenAICompatLLM(LLM):
         #: why replies are not grammar-constrained; empty while they are
         self.unconstrained = ""
         self._info: object = _UNASKED  # `GET /info` (a TGI answers it), once it answered
-        self._window: tuple[int | None] | None = None  # what the server said, once it answered
+        #: the window and prompt limit the server states, once it answered
+        self._sizes: tuple[int | None, int | None] | None = None
         if self._shape == "none":  # asked for: the CLI and the UI say it, no warning needed
             self._go_without("the spec says grammar=none", level=logging.INFO)
         elif self.tool_mode == "native":
@@ -223,31 +224,46 @@ class OpenAICompatLLM(LLM):
         return body
 
     def context_window(self) -> int | None:
-        """The context the server states, asked until it answers: a TGI's `GET /info` (a prompt
-        of up to `max_input_tokens` and an answer of `MAX_NEW_TOKENS`, within
-        `max_total_tokens`), else `max_model_len` in `GET {base}/models` (vLLM). None when it
-        states none, and the agent budgets for a small window."""
-        if self._window is None:
+        """The context the server states, asked until it answers: a TGI's `GET /info`
+        (`max_total_tokens`, else a prompt of `max_input_tokens` and an answer of
+        `MAX_NEW_TOKENS`), else `max_model_len` in `GET {base}/models` (vLLM), else
+        `default_generation_settings.n_ctx` in `GET /props` (llama.cpp's server and
+        `movieagent llm serve`). None when it states none, and the agent budgets for a small
+        window."""
+        limits = self._limits()
+        return limits[0] if limits else None
+
+    def prompt_limit(self) -> int | None:
+        """A TGI's `max_input_tokens`: the prompt it takes, whatever the answer's length."""
+        limits = self._limits()
+        return limits[1] if limits else None
+
+    def _limits(self) -> tuple[int | None, int | None] | None:
+        """(window, prompt limit), asked once the server answers; None while it does not."""
+        if self._sizes is None:
             try:
-                self._window = (self._stated_window(),)
+                self._sizes = self._stated_limits()
             except httpx.HTTPError:
                 return None  # not reachable: asked again next time
-        return self._window[0]
+        return self._sizes
 
-    def _stated_window(self) -> int | None:
+    def _stated_limits(self) -> tuple[int | None, int | None]:
         info = self._server_info()
         if isinstance(info, dict) and is_tgi_info(info):
-            return _tgi_window(info)
-        response = self._http.get(f"{self.url}/models", timeout=5.0)
-        try:
-            listing = response.json() if response.status_code == 200 else {}
-        except ValueError:
-            return None
-        models = listing.get("data") if isinstance(listing, dict) else None
+            prompt = _positive(info.get("max_input_tokens")) or _positive(
+                info.get("max_input_length")
+            )  # TGI 1.x's name
+            total = _positive(info.get("max_total_tokens"))
+            return total or (prompt and prompt + MAX_NEW_TOKENS), prompt
+        models = _json_object(self._http.get(f"{self.url}/models", timeout=5.0)).get("data")
         entries = [m for m in models if isinstance(m, dict)] if isinstance(models, list) else []
         named = [m for m in entries if m.get("id") == self._model] if self._model else []
         model = (named or entries or [{}])[0]  # the model in use: named, else the first listed
-        return _positive(model.get("max_model_len"))
+        if window := _positive(model.get("max_model_len")):
+            return window, None
+        props = _json_object(self._http.get(f"{self.url.removesuffix('/v1')}/props", timeout=5.0))
+        settings = props.get("default_generation_settings")
+        return _positive(settings.get("n_ctx") if isinstance(settings, dict) else None), None
 
     def _model_name(self) -> str:
         if self._model is None:
@@ -259,13 +275,13 @@ class OpenAICompatLLM(LLM):
         return self._model
 
 
-def _tgi_window(info: dict[str, Any]) -> int | None:
-    """A prompt of up to `max_input_tokens` (TGI 1.x: `max_input_length`) and an answer of
-    `MAX_NEW_TOKENS`, within `max_total_tokens`."""
-    prompt = _positive(info.get("max_input_tokens")) or _positive(info.get("max_input_length"))
-    total = _positive(info.get("max_total_tokens"))
-    windows = [n for n in (prompt and prompt + MAX_NEW_TOKENS, total) if n]
-    return min(windows) if windows else None
+def _json_object(response: httpx.Response) -> dict[str, Any]:
+    """A 200 reply's JSON object, else {} (an error status, another body, no JSON)."""
+    try:
+        body = response.json() if response.status_code == 200 else {}
+    except ValueError:
+        return {}
+    return body if isinstance(body, dict) else {}
 
 
 def _positive(value: object) -> int | None:

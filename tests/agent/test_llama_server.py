@@ -24,6 +24,7 @@ from agent.errors import LLMUnavailableError
 from agent.grammar import step_schema
 from agent.llm.base import LLM, ChatMessage, LLMChunk, LLMContextOverflowError, LLMRequest
 from agent.llm.llamacpp import LlamaCppLLM, fallback_model_path
+from agent.llm.openai_compat import OpenAICompatLLM
 from tests.agent.fakes import ScriptedTool
 
 pytest.importorskip("llama_cpp")
@@ -89,6 +90,9 @@ def test_other_openai_clients_can_send_a_gbnf_grammar(smollm: LlamaCppLLM) -> No
     }
     answer = httpx.post(f"{smollm.process.ready.url}/chat/completions", json=body, timeout=120)
     assert answer.json()["choices"][0]["message"]["content"] in ("yes", "no")
+    # and they fit their prompts to its context, stated where llama.cpp's server states it
+    client = OpenAICompatLLM(smollm.process.ready.url)
+    assert client.context_window() == smollm.context_window() == 4096
 
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGSEGV])

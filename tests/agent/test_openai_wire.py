@@ -172,6 +172,12 @@ def test_the_context_window_is_what_the_server_states(
     assert tgi.grammar_shape() == "tgi" and tgi.context_window() == 4095 + MAX_NEW_TOKENS
     assert [p for p, _ in tgi_server.requests] == ["/info"]
     monkeypatch.setattr(vllm_server, "model_card", lambda: {"id": MODEL_ID, "object": "model"})
-    silent = OpenAICompatLLM(f"{vllm_server.url}/v1")  # a listing without a length
+    silent = OpenAICompatLLM(f"{vllm_server.url}/v1")  # a listing without a length, no /props
     assert silent.context_window() is None and silent.context_window() is None
     assert len(vllm_server.posted("/v1/models")) == 2  # an answer without one is not re-asked
+    assert silent.prompt_limit() is None  # the window less the answer is the limit
+    # llama.cpp's server (and `movieagent llm serve`): the context in GET /props
+    props = {"default_generation_settings": {"n_ctx": 4096, "n_predict": -1}, "total_slots": 1}
+    monkeypatch.setattr(vllm_server, "props", lambda: props)
+    assert OpenAICompatLLM(f"{vllm_server.url}/v1").context_window() == 4096
+    assert [p for p, _ in vllm_server.requests][-2:] == ["/v1/models", "/props"]

@@ -15,7 +15,9 @@ from agent import Agent, AnswerToken, LLMCallEvent, build_llm
 from agent.errors import LLMUnavailableError
 from agent.llm.base import MAX_NEW_TOKENS, ChatMessage, LLMRequest
 from agent.llm.tgi import TGILLM
+from agent.observation import estimate
 from agent.settings import LLMSettings
+from semantic_layer.tools.result import ToolResult
 from tests.agent.fakes import ScriptedTool, call, final
 from tests.agent.tgi_server import MODEL_ID, QWEN_ID, TGIServer
 
@@ -182,7 +184,29 @@ def test_the_context_window_is_what_info_admits(
         "max_input_length": 6144, "max_total_tokens": 6200,
     }  # fmt: skip
     monkeypatch.setattr(tgi_server, "info", lambda: info)  # TGI 1.x names, a tight total
-    assert tgi_agent(tgi_server, tools).llm.context_window() == 6200
+    llm = tgi_agent(tgi_server, tools).llm
+    assert llm.context_window() == 6200 and llm.prompt_limit() == 6144
+
+
+def test_a_shorter_answer_leaves_the_prompt_within_what_tgi_takes(
+    tgi_server: TGIServer, tools: list[ScriptedTool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """TGI refuses a prompt over `max_input_tokens` however short the answer asked for: with
+    MOVIEAGENT_MAX_NEW_TOKENS at 64 the prompt gets no more room than with 512."""
+    limit = 2450  # the scripted tools' prompt is about 2,300 tokens
+    monkeypatch.setattr(
+        tgi_server, "info", lambda: {**TGIServer.info(tgi_server), "max_input_tokens": limit}
+    )
+    rows = [{"movie": f"Movie number {i} ({1900 + i})", "why": "x" * 40} for i in range(300)]
+    tools[0].results.append(
+        ToolResult(tool="recommender", kind="recommendations", data={"recommendations": rows})
+    )
+    tgi_server.enqueue(call("recommender", movie="Heat"), final("ok"))
+    llm = build_llm(LLMSettings.from_env({}, spec=f"tgi+{tgi_server.url}"))
+    assert Agent(llm, tools, backoff_s=0.01, max_new_tokens=64).ask("Like Heat?").answer == "ok"
+    last = tgi_server.posted(CHAT)[-1]["messages"]
+    assert "Movie number 1 (1901)" in last[-1]["content"]  # the Observation got what was left
+    assert sum(estimate(m["content"]) + 4 for m in last) <= limit
 
 
 def test_a_window_nobody_states_is_asked_again(closed_port_url: str) -> None:

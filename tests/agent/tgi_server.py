@@ -86,6 +86,11 @@ class TGIServer:
             "router": "text-generation-router",
         }
 
+    def props(self) -> dict[str, Any] | None:
+        """llama.cpp's server's `GET /props` (its context in `default_generation_settings`);
+        None: the server has none."""
+        return None
+
     def model_card(self) -> dict[str, Any]:
         """The served model as `GET /v1/models` lists it."""
         return {"id": self.model_id, "object": "model"}
@@ -171,6 +176,8 @@ def _handler(server: TGIServer) -> type[BaseHTTPRequestHandler]:
                 self._send(200, info)
             elif self.path == "/v1/models":
                 self._send(200, {"object": "list", "data": [server.model_card()]})
+            elif self.path == "/props" and server.props() is not None:
+                self._send(200, server.props())
             else:
                 self._send(404, {"error": "not found", "error_type": "not_found"})
 
