@@ -54,10 +54,12 @@ def step_schema(
     linked: Linked | None = None,
 ) -> dict[str, Any]:
     """The schema for one model reply; `final_only` admits only a Final Answer (the last step),
-    `tools_only` only a tool call (a first step that must consult the graph). Without `thought`
-    the reply is just `action` and `action_input`: fewer tokens to generate per step."""
+    `tools_only` only a tool call (a first step that must consult the graph). With `thought` a
+    tool call opens with a few words on what the user asks about (`thought`), which is what
+    keeps "What are the signs of a cold?" from the film *Signs*; a Final Answer goes without:
+    its text is the answer."""
     head = {"thought": {"type": "string", "maxLength": THOUGHT_MAX_CHARS}} if thought else {}
-    final = _branch(head, {"const": FINAL_ANSWER}, {"type": "string"})
+    final = _branch({}, {"const": FINAL_ANSWER}, {"type": "string"})
     if final_only or not tools:
         return final
     branches = []
@@ -78,7 +80,7 @@ def step_schema(
             "action": {"type": "string", "enum": actions},
             "action_input": {"anyOf": [b["properties"]["action_input"] for b in branches]},
         },
-        "required": [*head, "action", "action_input"],
+        "required": ["action", "action_input"],  # each branch says whether `thought` is
         "additionalProperties": False,
         "anyOf": branches,
     }
@@ -186,7 +188,7 @@ def _closed(schema: Any, linked: Linked, required: bool = False) -> Any:
     numbers written; when none fits, the tool cannot be called (`NoValueError`)."""
     kinds = kinds_of(schema)
     if STATED_NUMBER in kinds:
-        number = _stated_number(schema, linked.numbers)
+        number = _stated_number(schema, linked)
         if number is None and required:
             raise NoValueError("no number the question writes fits")
         return number
@@ -203,13 +205,15 @@ def _closed(schema: Any, linked: Linked, required: bool = False) -> Any:
     return _only(schema, genres) if genres else None
 
 
-def _stated_number(schema: dict[str, Any], numbers: list[float]) -> dict[str, Any] | None:
-    """A number the user gives: with no number written in the question, open ("I loved it" is
-    the model's 5); with numbers written, one of those the schema's bounds admit ("4 stars",
-    "4.5/5"), and None when none fits ("I'm user 42. What did I rate Heat?" gives no rating,
-    so nothing is stored)."""
+def _stated_number(schema: dict[str, Any], linked: Linked) -> dict[str, Any] | None:
+    """A number the user gives: with no number written in a statement, open ("I loved it" is
+    the model's 5), and None in a question ("¿Cuántas estrellas le di a Speed?" states no
+    rating: the model read it as one to store, of 4); with numbers written, one of those the
+    schema's bounds admit ("4 stars", "4.5/5"), and None when none fits ("I'm user 42. What
+    did I rate Heat?" gives no rating, so nothing is stored)."""
+    numbers = linked.numbers
     if not numbers:
-        return schema
+        return None if linked.asks else schema
     low, high = schema.get("minimum", float("-inf")), schema.get("maximum", float("inf"))
     step = schema.get("multipleOf")
     fitting = [

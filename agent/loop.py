@@ -107,7 +107,7 @@ class Agent:
         max_new_tokens: int = MAX_NEW_TOKENS,
         grammar: bool = True,
         tool_first: bool = False,
-        thought: bool = False,
+        thought: bool = True,
         context_tokens: int | None = None,
         observation_tokens: int = OBSERVATION_TOKENS,
         answer_chars: int = ANSWER_CHARS,
@@ -242,7 +242,10 @@ class Agent:
             return self._final_schema
         tools_only = step == 1 and self._tool_first
         offered = [tool for name, tool in self.tools.items() if name not in run.answered_by]
-        return step_schema(offered, tools_only=tools_only, thought=self._thought, linked=run.linked)
+        # a thought opens the first call only: after an Observation the model answers (a
+        # thought there would leave it only tools to call, as the Final Answer takes none)
+        thought = self._thought and not run.steps
+        return step_schema(offered, tools_only=tools_only, thought=thought, linked=run.linked)
 
     def _call_llm(
         self,

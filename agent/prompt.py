@@ -216,7 +216,7 @@ def describe_linked(linked: Linked) -> str:
 
 def _role(person: PersonMatch) -> str:
     """What the graph mostly holds a person as: "director" or "actor". Shown instead of
-    "person", which a small model read as the information tool's `entity_type` and so asked
+    "person", which a small model read as the film_facts tool's `entity_type` and so asked
     for facts when the user wanted a film with or by them."""
     return "director" if person.directed > person.acted else "actor"
 

@@ -40,7 +40,7 @@ class _InstantLLM(LLM):
             self.prompts.append(render_mixtral(request.messages))
         first = len(request.messages) == 1
         body = (
-            {"thought": "Look it up.", "action": "information", "action_input": {"entity": "Heat"}}
+            {"thought": "Look it up.", "action": "film_facts", "action_input": {"entity": "Heat"}}
             if first
             else {"thought": "Done.", "action": "Final Answer", "action_input": _ANSWER}
         )
@@ -72,7 +72,7 @@ class _InstantTool(Tool[_EntityInput]):
 def _tools() -> list[Tool[Any]]:
     described = {
         "recommender": "Recommends movies like a movie, from a genre, or from the user's ratings.",
-        "information": "Facts about a movie (year, genres, directors, cast, ratings) or a person.",
+        "film_facts": "Facts about a movie (year, genres, directors, cast, ratings) or a person.",
         "memory": "Stores the user's rating (1-5) of one movie.",
         "smalltalk": "Greetings and chit-chat; steers back to movies.",
     }

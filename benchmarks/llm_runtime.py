@@ -31,7 +31,7 @@ from agent.prompt import ReactPrompt, ScratchpadStep
 from benchmarks.agent_loop import _tools
 
 QUESTION = "Who directed Heat?"
-STEP_1 = '{"thought": "I need the movie facts.", "action": "information", "action_input": {"entity": "Heat"}}'
+STEP_1 = '{"thought": "I need the movie facts.", "action": "film_facts", "action_input": {"entity": "Heat"}}'
 OBSERVATION = (
     '{"title": "Heat", "year": 1995, "genres": ["Action", "Crime", "Thriller"], '
     '"directors": ["Michael Mann"], "cast": ["Al Pacino", "Robert De Niro", "Val Kilmer"]}'

@@ -98,9 +98,9 @@ def workload(graph: Graph) -> tuple[dict[str, Calls], dict[str, str]]:
             for i, d in enumerate(directors)
         ],
         "recommender(any combination)": [draw(rng, pools) for _ in range(SAMPLE * 2)],
-        "information(movie)": [(heavy, {"entity": m}) for m in movies],
-        "information(person)": [(guest, {"entity": d, "entity_type": "person"}) for d in directors],
-        "information(misspelled)": [(guest, {"entity": m[:-8] + "x"}) for m in popular],
+        "film_facts(movie)": [(heavy, {"entity": m}) for m in movies],
+        "film_facts(person)": [(guest, {"entity": d, "entity_type": "person"}) for d in directors],
+        "film_facts(misspelled)": [(guest, {"entity": m[:-8] + "x"}) for m in popular],
         "smalltalk": [(guest, {"query": "hi"})] * 10,
         "top_movies_by_director": [(guest, {"director": d}) for d in directors],
         "movies_together": [

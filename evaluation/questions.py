@@ -6,7 +6,7 @@ expected: the tool of the first call (`null` = answer without a tool; a list = a
 key arguments of that call (only the keys listed are checked; a list value = any of these),
 and facts the answer must contain. `also` names other tools that answer the question as well
 (their result holds the facts too), each with its own key arguments: "Films directed by X?"
-is answered by `information` about X and by `top_movies_by_director` with `director: X`. `verify` is free-form and only read by the set's own test.
+is answered by `film_facts` about X and by `top_movies_by_director` with `director: X`. `verify` is free-form and only read by the set's own test.
 
 Every problem is reported with the file, the line and the entry, all at once.
 """

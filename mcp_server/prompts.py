@@ -73,7 +73,7 @@ PROMPTS = {
             title="Films of a person",
             description="What an actor or director has made, the best known first.",
             arguments=(Argument("name", "person", "An actor or director, e.g. Michael Mann."),),
-            text='What has $name made? Call the information tool with entity "$name" and '
+            text='What has $name made? Call the film_facts tool with entity "$name" and '
             'entity_type "person", then list the best known films with their years.',
         ),
     )

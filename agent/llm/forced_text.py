@@ -1,6 +1,6 @@
 """The text a grammar admits next and nothing else: what constrained decoding can skip.
 
-After `{"action": "information` the step grammar leaves one way on, `", "action_input": {"`;
+After `{"action": "film_facts` the step grammar leaves one way on, `", "action_input": {"`;
 writing it token by token costs a model step for each. `ForcedText` asks the grammar, byte by
 byte, whether one byte is the only one it admits: it offers the grammar, on a copy of its state,
 one token per byte value (a token whose text is that byte alone) plus an end-of-generation

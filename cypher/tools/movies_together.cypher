@@ -2,7 +2,7 @@
 // name: movies_together
 // description: >
 //   Only when the user names two people and asks what they made together: the movies both
-//   worked on (acting or directing), newest first. For one person's films use information.
+//   worked on (acting or directing), newest first. For one person's films use film_facts.
 // params:
 //   first_person:
 //     type: person

@@ -2,7 +2,7 @@
 // name: top_movies_by_director
 // description: >
 //   Only when the user asks for a director's best or top-rated movies: ranked by MovieLens
-//   average rating (at least `min_ratings` ratings). For all of a person's films use information.
+//   average rating (at least `min_ratings` ratings). For all of a person's films use film_facts.
 // params:
 //   director:
 //     type: person

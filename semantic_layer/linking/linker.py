@@ -22,6 +22,7 @@ from semantic_layer.linking.years import as_range, years_mentions
 from semantic_layer.resolve.reader import Reader
 
 MAX_TEXT = 2000  # characters of a text that are linked
+QUESTION_MARKS = ("?", "\uff1f")  # and the full-width one of Chinese and Japanese
 _NUMBER = re.compile(r"(?<![\w.,/])\d+(?:[.,]\d+)?(?![\w]|[.,]\d)")  # not "/5", "Se7en"
 
 
@@ -48,6 +49,7 @@ def link(graph: Reader | None, text: str) -> Linked:
         genres=genre_mentions(text, names),
         years=as_range(years, text),
         numbers=_numbers(text, [*names, *every_year]),  # a weak "42" is the number
+        asks=text.rstrip().endswith(QUESTION_MARKS),
     )
 
 

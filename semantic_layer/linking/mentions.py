@@ -80,6 +80,9 @@ class Linked(BaseModel):
     #: numbers written in digits outside names and years ("4", "4.5"; not the 5 of "/5"): what
     #: a number the user states may be (`semantic_layer.linking.arguments.STATED_NUMBER`)
     numbers: list[float] = Field(default_factory=list)
+    #: the text ends with a question mark: it asks, so it states no rating in words ("Quantas
+    #: estrelas eu dei para Amadeus?" gives Amadeus no rating; "I loved Heat" gives it one)
+    asks: bool = False
 
     def strong_movies(self) -> list[MovieMention]:
         return [m for m in self.movies if m.strength == "strong"]
@@ -101,4 +104,5 @@ class Linked(BaseModel):
             genres=self.genres + [g for g in other.genres if g.genre not in genres],
             years=self.years or other.years,
             numbers=self.numbers,  # what this text states, never an earlier one
+            asks=self.asks,
         )

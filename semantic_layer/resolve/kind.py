@@ -1,6 +1,6 @@
 """How well a name fits a kind of thing: a movie or a person, by name, loosely, or not at all.
 
-A small model mixes them up: `information` about "Denis Villeneuve" as a movie, or
+A small model mixes them up: `film_facts` about "Denis Villeneuve" as a movie, or
 `movies_together` with a film and a genre as its two people. `fit` tells the tools' `check`
 whether to read the name as the other kind or to send the call back, before anything runs.
 """

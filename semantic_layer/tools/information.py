@@ -1,4 +1,8 @@
-"""Information: the facts the graph holds about one movie or one person."""
+"""Information, the tool the model knows as `film_facts`: the facts the graph holds about one
+movie or one person.
+
+The name says films: the model reads a tool called "information" as one for any question of
+fact ("What are the signs of a cold?" went to it with the film *Signs*), see docs/agent.md."""
 
 from __future__ import annotations
 
@@ -36,7 +40,7 @@ class InformationInput(StrictInput):
 
 
 class Information(Tool[InformationInput]):
-    name = "information"
+    name = "film_facts"
     description = (
         "Facts about one movie or one person. A movie: year, other titles, genres, directors, "
         "main cast, IMDb and MovieLens ratings, tags, the user's own rating. A person: every "

@@ -209,7 +209,7 @@ Payload = Annotated[
 #: The payload each built-in tool returns on success (a declared tool returns `Rows`).
 BUILT_IN_PAYLOADS: dict[str, Any] = {
     "recommender": Recommendations,
-    "information": MovieCard | PersonCard,
+    "film_facts": MovieCard | PersonCard,
     "memory": StoredRating,
     "my_rating": YourRating,
     "smalltalk": SmalltalkReply,

@@ -31,6 +31,17 @@ def test_schema_shape(tools: list[ScriptedTool]) -> None:
     assert "$ref" not in json.dumps(schema) and "$defs" not in json.dumps(schema)
 
 
+def test_a_tool_call_opens_with_a_thought_and_an_answer_takes_none(
+    tools: list[ScriptedTool],
+) -> None:
+    branches = {b["properties"]["action"]["const"]: b for b in step_schema(tools)["anyOf"]}
+    assert branches["information"]["required"] == ["thought", "action", "action_input"]
+    assert "thought" not in branches[FINAL_ANSWER]["properties"]
+    assert "thought" not in step_schema(tools)["required"]  # each branch says
+    assert "thought" not in json.dumps(step_schema(tools, thought=False))
+    assert "thought" not in json.dumps(step_schema(tools, final_only=True))
+
+
 def test_enums_are_inlined_and_inputs_closed(tools: list[ScriptedTool]) -> None:
     recommender = tool_input_schema(tools[0])
     assert recommender["additionalProperties"] is False
@@ -228,6 +239,14 @@ def test_a_rating_is_one_the_user_wrote_when_they_wrote_numbers(movie_graph: obj
     assert rating("Seen Heat 1,000 times: 5 stars.") == {"type": "number", "enum": [5.0]}
     loved = rating("I loved Heat, remember that.")  # no number written: the model's own
     assert isinstance(loved, dict) and loved["maximum"] == 5 and "enum" not in loved
+    # a question without a number states no rating: nothing can be stored, in any language
+    for asked_for in (
+        "¿Cuántas estrellas le di a Heat?",
+        "Did I like Heat?",
+        "Heat 評価した\uff1f",
+    ):
+        with pytest.raises(NoValueError):
+            rating(asked_for)
     step = step_schema([memory], linked=link(movie_graph, "Give Heat 4.5/5, please."))
     grammar = LlamaGrammar.from_json_schema(json.dumps(step), verbose=False)._grammar
     assert '"4.5"' in grammar

@@ -53,6 +53,19 @@ def test_one_tool_question_costs_two_calls(tools: list[ScriptedTool]) -> None:
     assert json.loads(result.model_dump_json())["timings"]["overhead_ms"] >= 0
 
 
+def test_only_the_first_call_opens_with_a_thought(tools: list[ScriptedTool]) -> None:
+    """After an Observation the model answers: a thought there would leave it only tools to
+    call, as a Final Answer takes none (a greeting went on to store a rating)."""
+    llm = ScriptedLLM(call("information", entity="Heat"), final("Michael Mann directed Heat."))
+    agent_for(llm, tools).ask("Who directed Heat?")
+    first, second = (r.json_schema for r in llm.requests)
+    assert first is not None and second is not None
+    assert "thought" in first["properties"] and "thought" not in json.dumps(second)
+    plain = ScriptedLLM(final("Hi."))
+    agent_for(plain, tools, thought=False).ask("hello")
+    assert "thought" not in json.dumps(plain.requests[0].json_schema)
+
+
 def test_answer_streams_token_by_token_before_the_call_ends(tools: list[ScriptedTool]) -> None:
     llm = ScriptedLLM(final("Heat is a 1995 crime film by Michael Mann."), chunk=3)
     events = list(agent_for(llm, tools).stream("Tell me about Heat"))

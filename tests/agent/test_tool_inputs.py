@@ -46,7 +46,7 @@ def real_tools() -> list[Tool[Any]]:
 
 def test_no_tool_input_names_a_user(real_tools: list[Tool[Any]]) -> None:
     names = {t.name for t in real_tools}
-    assert {"recommender", "information", "memory", "smalltalk"} <= names
+    assert {"recommender", "film_facts", "memory", "smalltalk"} <= names
     assert len(names) > 4  # the declared tools from cypher/tools/ are checked too
     assert user_fields(real_tools) == {}
 

@@ -20,7 +20,7 @@ from evaluation.normalize import contains_fact, fold, normalize_name
 from evaluation.questions import DEFAULT_SET, Question, load_questions
 
 SET = DEFAULT_SET
-TOOLS = {"recommender", "information", "memory", "my_rating", "smalltalk"}
+TOOLS = {"recommender", "film_facts", "memory", "my_rating", "smalltalk"}
 
 
 @pytest.fixture(scope="module")

@@ -13,9 +13,9 @@ from semantic_layer.session import Session
 from tests.semantic_layer.bound import BoundTool, bound_tools
 
 CALLS = [
-    ("information", {"entity": "Heat"}, "MovieCard"),
-    ("information", {"entity": "Michael Mann", "entity_type": "person"}, "PersonCard"),
-    ("information", {"entity": "Casino Royale"}, None),  # candidates: no data
+    ("film_facts", {"entity": "Heat"}, "MovieCard"),
+    ("film_facts", {"entity": "Michael Mann", "entity_type": "person"}, "PersonCard"),
+    ("film_facts", {"entity": "Casino Royale"}, None),  # candidates: no data
     ("recommender", {"genres": ["Comedy"]}, "Recommendations"),
     ("smalltalk", {}, "SmalltalkReply"),
     ("most_tagged", {"tag": "PIXAR"}, "Rows"),
@@ -44,13 +44,13 @@ def test_a_payload_of_another_tool_is_refused(tools: dict[str, BoundTool]) -> No
     recommendations = call_result(tools["recommender"].invoke({"genres": ["Comedy"]}))
     content = recommendations.structured_content
     with pytest.raises(jsonschema.ValidationError):
-        jsonschema.validate(content, definition(tools["information"].tool).output_schema)
+        jsonschema.validate(content, definition(tools["film_facts"].tool).output_schema)
 
 
 def test_the_text_content_holds_the_same_json_without_the_queries(
     tools: dict[str, BoundTool],
 ) -> None:
-    result = tools["information"].invoke({"entity": "Heat"})
+    result = tools["film_facts"].invoke({"entity": "Heat"})
     assert result.queries  # the tool did trace them
     called = call_result(result)
     sentence, as_json = (block.text for block in called.content)  # type: ignore[union-attr]

@@ -56,9 +56,9 @@ def test_every_tool_is_listed_with_schema_and_hints(http_server: HttpServer) -> 
         return (await client.list_tools()).tools
 
     tools = {t.name: t for t in with_client(http_server, ALICE, body)}
-    assert {"recommender", "information", "memory", "smalltalk"} <= set(tools)
+    assert {"recommender", "film_facts", "memory", "smalltalk"} <= set(tools)
     assert {"most_tagged", "movies_together", "top_movies_by_director"} <= set(tools)  # declared
-    information, memory = tools["information"], tools["memory"]
+    information, memory = tools["film_facts"], tools["memory"]
     assert information.description == Information.description  # the tool's own words
     assert information.input_schema["required"] == ["entity"]
     assert set(information.input_schema["properties"]) == {"entity", "entity_type"}
@@ -75,7 +75,7 @@ def test_every_tool_is_listed_with_schema_and_hints(http_server: HttpServer) -> 
 
 def test_information_for_heat(http_server: HttpServer) -> None:
     async def body(client: Client) -> Any:
-        return await client.call_tool("information", {"entity": "Heat"})
+        return await client.call_tool("film_facts", {"entity": "Heat"})
 
     result = with_client(http_server, ALICE, body)
     assert not result.is_error
@@ -101,7 +101,7 @@ def test_an_unknown_tool_is_a_json_rpc_error(http_server: HttpServer) -> None:
 
 def test_an_ambiguous_title_returns_the_candidates_with_years(http_server: HttpServer) -> None:
     async def body(client: Client) -> Any:
-        return await client.call_tool("information", {"entity": "Casino Royale"})
+        return await client.call_tool("film_facts", {"entity": "Casino Royale"})
 
     result = with_client(http_server, ALICE, body)
     data = result.structured_content
@@ -130,7 +130,7 @@ def test_a_rating_is_stored_for_the_tokens_user_not_the_arguments(
     assert user_ratings(graph, BOB_ID) == []
 
     async def bob_reads(client: Client) -> Any:
-        return await client.call_tool("information", {"entity": "Heat (1995)"})
+        return await client.call_tool("film_facts", {"entity": "Heat (1995)"})
 
     assert with_client(http_server, BOB, bob_reads).structured_content["data"]["yourRating"] is None
     alice = with_client(http_server, ALICE, bob_reads).structured_content["data"]
@@ -174,7 +174,7 @@ def test_a_client_that_can_ask_gets_a_question_then_the_answer(http_server: Http
         return ElicitResult(action="accept", content={"choice": "Casino Royale (2006)"})
 
     async def ask_and_rate(client: Client) -> Any:
-        info = await client.call_tool("information", {"entity": "casino royale"})
+        info = await client.call_tool("film_facts", {"entity": "casino royale"})
         rated = await client.call_tool("memory", {"movie": "Casino Royale", "rating": 4})
         return info, rated
 
@@ -201,7 +201,7 @@ def test_a_declined_question_returns_the_candidates(http_server: HttpServer) -> 
 
 def test_loopback_without_tokens_serves_the_local_user(loopback_server: HttpServer) -> None:
     async def body(client: Client) -> Any:
-        heat = await client.call_tool("information", {"entity": "Heat"})
+        heat = await client.call_tool("film_facts", {"entity": "Heat"})
         rated = await client.call_tool("memory", {"movie": "Heat (1995)", "rating": 3})
         return heat, rated
 

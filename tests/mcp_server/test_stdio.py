@@ -36,14 +36,14 @@ def test_a_guest_over_stdio(writable_graph: Any) -> None:
     async def main() -> tuple[Any, ...]:
         async with Client(server_params(writable_graph)) as client:
             tools = (await client.list_tools()).tools
-            heat = await client.call_tool("information", {"entity": "Heat"})
-            ambiguous = await client.call_tool("information", {"entity": "Casino Royale"})
+            heat = await client.call_tool("film_facts", {"entity": "Heat"})
+            ambiguous = await client.call_tool("film_facts", {"entity": "Casino Royale"})
             first = await client.call_tool("memory", {"movie": "Heat (1995)", "rating": 5})
             second = await client.call_tool("memory", {"movie": "Ronin", "rating": 4})
             return tools, heat, ambiguous, first, second
 
     tools, heat, ambiguous, first, second = anyio.run(main)
-    assert {"recommender", "information", "memory", "smalltalk"} <= {t.name for t in tools}
+    assert {"recommender", "film_facts", "memory", "smalltalk"} <= {t.name for t in tools}
     assert heat.structured_content["data"]["title"] == "Heat"
     assert "Michael Mann" in heat.structured_content["data"]["directors"]
     assert {c["year"] for c in ambiguous.structured_content["candidates"]} == {1967, 2006}
@@ -57,7 +57,7 @@ def test_a_guest_over_stdio(writable_graph: Any) -> None:
 def test_a_movielens_user_over_stdio(writable_graph: Any) -> None:
     async def main() -> Any:
         async with Client(server_params(writable_graph, "--user-id", "1")) as client:
-            return await client.call_tool("information", {"entity": "Heat (1995)"})
+            return await client.call_tool("film_facts", {"entity": "Heat (1995)"})
 
     result = anyio.run(main)
     assert result.structured_content["data"]["title"] == "Heat"

@@ -26,12 +26,12 @@ def test_tools_json_lists_every_tool_with_its_schema(cli: CliRunner) -> None:
     result = cli.invoke(app, ["tools", "--json"])
     assert result.exit_code == 0, result.output
     tools = {t["name"]: t for t in json.loads(result.stdout)}
-    assert {"recommender", "information", "memory", "smalltalk", "movies_together"} <= set(tools)
+    assert {"recommender", "film_facts", "memory", "smalltalk", "movies_together"} <= set(tools)
     assert tools["memory"]["schema"]["properties"]["rating"]["maximum"] == 5
 
 
 def test_tool_runs_one_tool(cli: CliRunner) -> None:
-    result = cli.invoke(app, ["tool", "information", "--args", '{"entity": "Heat"}', "--json"])
+    result = cli.invoke(app, ["tool", "film_facts", "--args", '{"entity": "Heat"}', "--json"])
     assert result.exit_code == 0, result.output
     body = json.loads(result.stdout)
     assert body["data"]["directors"] == ["Michael Mann"] and body["queries"]
@@ -40,8 +40,8 @@ def test_tool_runs_one_tool(cli: CliRunner) -> None:
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["tool", "information", "--args", "{nope"], "not valid JSON"),
-        (["tool", "information", "--args", "[1]"], "must be a JSON object"),
+        (["tool", "film_facts", "--args", "{nope"], "not valid JSON"),
+        (["tool", "film_facts", "--args", "[1]"], "must be a JSON object"),
         (["tool", "recommender", "--args", '{"genres": ["Bollywood"]}'], "invalid arguments"),
         (["tool", "nosuch"], "no tool 'nosuch'"),
     ],
@@ -59,7 +59,7 @@ def test_tool_on_a_graph_never_imported_says_to_import(
 ) -> None:
     monkeypatch.delenv("NEO4J_URI", raising=False)
     monkeypatch.setenv("MOVIEAGENT_DATA_DIR", str(tmp_path))
-    result = CliRunner().invoke(app, ["tool", "information", "--args", '{"entity": "Heat"}'])
+    result = CliRunner().invoke(app, ["tool", "film_facts", "--args", '{"entity": "Heat"}'])
     assert result.exit_code == 1
     assert "run `movieagent import`" in result.output
     assert "empty key" not in result.output
@@ -122,7 +122,7 @@ def test_tool_as_a_movielens_user_writes_nothing_without_admin(
 
 def test_a_lone_surrogate_in_the_arguments_is_a_sentence(cli: CliRunner) -> None:
     args = '{"entity": "\\ud800Heat", "entity_type": "person"}'  # JSON escape: a lone surrogate
-    result = cli.invoke(app, ["tool", "information", "--args", args])
+    result = cli.invoke(app, ["tool", "film_facts", "--args", args])
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     assert "Traceback" not in result.output
     assert result.output.strip()

@@ -30,7 +30,7 @@ def _genres(release: Path, movie_id: int) -> list[str]:
 def test_movie_facts_match_the_csvs(
     tools: dict[str, Any], enriched_csv: Path, ml_small: Path, title: str, movie_id: int
 ) -> None:
-    result = tools["information"].invoke({"entity": title})
+    result = tools["film_facts"].invoke({"entity": title})
     assert result.ok and result.kind == "movie"
     expected = _enriched(enriched_csv, movie_id)
     assert result.data.movie_id == movie_id
@@ -42,7 +42,7 @@ def test_movie_facts_match_the_csvs(
 
 
 def test_movie_ratings_match_ratings_csv(tools: dict[str, Any], csv_ratings: Any) -> None:
-    data = tools["information"].invoke({"entity": "Heat"}).data
+    data = tools["film_facts"].invoke({"entity": "Heat"}).data
     assert data.rating_count == csv_ratings.count[6]
     assert data.rating_avg == pytest.approx(csv_ratings.average[6], abs=0.01)
     assert data.your_rating == csv_ratings.by_user[1].get(6)
@@ -64,7 +64,7 @@ def test_filmography_as_actor_and_director(
                 directed.add(movie_id)
             if "Clint Eastwood" in [x.strip() for x in row["actors"].split("|")]:
                 acted.add(movie_id)
-    result = tools["information"].invoke({"entity": "clint eastwood", "entity_type": "person"})
+    result = tools["film_facts"].invoke({"entity": "clint eastwood", "entity_type": "person"})
     assert result.ok and result.kind == "person"
     assert result.data.directed_count == len(directed)
     assert result.data.acted_in_count == len(acted)
@@ -73,18 +73,18 @@ def test_filmography_as_actor_and_director(
 
 def test_a_persons_films_come_best_known_first(tools: dict[str, Any], csv_ratings: Any) -> None:
     # "name a few" names the first ones: the most rated, not the oldest (Duel before Jaws)
-    data = tools["information"].invoke({"entity": "Steven Spielberg", "entity_type": "person"}).data
+    data = tools["film_facts"].invoke({"entity": "Steven Spielberg", "entity_type": "person"}).data
     counts = [csv_ratings.count.get(f.movie_id, 0) for f in data.directed]
     assert len(counts) == data.directed_count > 10
     assert counts == sorted(counts, reverse=True) and counts[0] > counts[-1]
 
 
 def test_an_ambiguous_title_returns_candidates_not_facts(tools: dict[str, Any]) -> None:
-    result = tools["information"].invoke({"entity": "Casino Royale"})
+    result = tools["film_facts"].invoke({"entity": "Casino Royale"})
     assert not result.ok and result.kind == "candidates" and result.data is None
     assert {c.year for c in result.candidates} == {1967, 2006}
 
 
 def test_empty_entity_is_a_clear_error(tools: dict[str, Any]) -> None:
-    result = tools["information"].invoke({"entity": "  "})
+    result = tools["film_facts"].invoke({"entity": "  "})
     assert not result.ok and result.kind == "error" and "No movie title" in result.message

@@ -64,8 +64,8 @@ def test_a_langchain_agent_runs_our_tools_and_the_guest_becomes_a_user(writable:
 
 def test_a_tool_call_gives_the_result_as_the_artifact(tools_graph: Any) -> None:
     binding = ToolBinding(ToolContext(tools_graph, Session(user_id=1)))
-    information = {t.name: t for t in as_langchain_tools(build_tools(), binding)}["information"]
-    call = {"name": "information", "args": {"entity": "Heat"}, "id": "c1", "type": "tool_call"}
+    information = {t.name: t for t in as_langchain_tools(build_tools(), binding)}["film_facts"]
+    call = {"name": "film_facts", "args": {"entity": "Heat"}, "id": "c1", "type": "tool_call"}
     message = information.invoke(call)
     assert isinstance(message, ToolMessage) and isinstance(message.artifact, ToolResult)
     assert message.artifact.ok and message.artifact.data.title == "Heat"
@@ -84,7 +84,7 @@ def test_names_are_linked_and_a_name_of_the_wrong_kind_is_an_observation(
 ) -> None:
     binding = ToolBinding(ToolContext(tools_graph, Session(user_id=1)))
     tools = {t.name: t for t in as_langchain_tools(build_tools(), binding)}
-    _text, result = tools["information"]._run({"entity": "the movie Heat"})
+    _text, result = tools["film_facts"]._run({"entity": "the movie Heat"})
     assert result.ok and result.data is not None and result.data.title == "Heat"  # type: ignore[union-attr]
     _text, result = tools["top_movies_by_director"]._run({"director": "Chinatown"})
     assert not result.ok and "is not a person" in result.message

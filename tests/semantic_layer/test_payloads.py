@@ -26,9 +26,9 @@ GOLDEN = Path(__file__).with_name("observations.json")
 
 # (tool, arguments, session user: None for a guest on a writable copy, the payload's model)
 CALLS: list[tuple[str, dict[str, Any], int | None, type[BaseModel] | None]] = [
-    ("information", {"entity": "Heat"}, 1, MovieCard),
-    ("information", {"entity": "Amelie"}, 1, MovieCard),
-    ("information", {"entity": "Michael Mann", "entity_type": "person"}, 1, PersonCard),
+    ("film_facts", {"entity": "Heat"}, 1, MovieCard),
+    ("film_facts", {"entity": "Amelie"}, 1, MovieCard),
+    ("film_facts", {"entity": "Michael Mann", "entity_type": "person"}, 1, PersonCard),
     ("recommender", {"movies": ["Heat"]}, 1, Recommendations),
     ("recommender", {"movies": ["matrix"], "genres": ["Comedy"]}, 1, Recommendations),
     ("recommender", {"genres": ["Comedy"]}, 1, Recommendations),
@@ -47,7 +47,7 @@ CALLS: list[tuple[str, dict[str, Any], int | None, type[BaseModel] | None]] = [
     ),
     ("smalltalk", {"query": "hi"}, 1, SmalltalkReply),
     ("memory", {"movie": "Heat", "rating": 4.5}, None, StoredRating),
-    ("information", {"entity": "Casino Royale"}, 1, None),
+    ("film_facts", {"entity": "Casino Royale"}, 1, None),
     ("top_movies_by_director", {"director": "Christopher Nolan"}, 1, Rows),
 ]
 

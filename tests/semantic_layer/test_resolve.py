@@ -169,7 +169,7 @@ def test_a_short_name_one_letter_off_is_asked_about_not_taken(tools_graph: Any) 
 
 
 def test_information_shows_the_display_title_and_the_other_names(tools: dict[str, Any]) -> None:
-    result = tools["information"].invoke({"entity": "Amelie"})
+    result = tools["film_facts"].invoke({"entity": "Amelie"})
     assert result.ok, result.message
     assert result.data.title == "Amélie" and result.data.year == 2001
     assert result.data.also_known_as == ["Le Fabuleux destin d'Amélie Poulain"]

@@ -31,8 +31,8 @@ def test_hostile_input_to_every_tool_leaves_every_count_unchanged(writable: Any,
     before = graph_stats(writable)
     tools = bound_tools(writable, Session(user_id=1))
     calls = [
-        ("information", {"entity": text}),
-        ("information", {"entity": text, "entity_type": "person"}),
+        ("film_facts", {"entity": text}),
+        ("film_facts", {"entity": text, "entity_type": "person"}),
         ("recommender", {"movies": [text]}),
         ("memory", {"movie": text, "rating": 3}),
         ("smalltalk", {"query": text}),

@@ -49,7 +49,7 @@ def test_json_numbers_in_half_steps_are_ratings(rating: float) -> None:
     ("name", "arguments"),
     [
         ("memory", {"movie": "Heat", "rating": 4}),
-        ("information", {"entity": "Heat"}),
+        ("film_facts", {"entity": "Heat"}),
         ("recommender", {"genre": "Comedy"}),
         ("smalltalk", {"query": "hi"}),
     ],

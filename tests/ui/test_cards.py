@@ -17,8 +17,8 @@ def test_movie_person_and_recommendation_cards_from_real_results(
     app: AppTest, movie_graph: Any, writable_graph: Any
 ) -> None:
     real = bound_tools(movie_graph, Session(user_id=1))
-    heat = real["information"].invoke({"entity": "Heat"})
-    mann = real["information"].invoke({"entity": "Michael Mann", "entity_type": "person"})
+    heat = real["film_facts"].invoke({"entity": "Heat"})
+    mann = real["film_facts"].invoke({"entity": "Michael Mann", "entity_type": "person"})
     like_heat = real["recommender"].invoke({"movie": "Heat"})
     movie, person, recs = heat.data, mann.data, like_heat.data
     assert isinstance(movie, MovieCard) and isinstance(person, PersonCard)
