@@ -206,14 +206,16 @@ def _closed(schema: Any, linked: Linked, required: bool = False) -> Any:
 
 
 def _stated_number(schema: dict[str, Any], linked: Linked) -> dict[str, Any] | None:
-    """A number the user gives: with no number written in a statement, open ("I loved it" is
-    the model's 5), and None in a question ("¿Cuántas estrellas le di a Speed?" states no
-    rating: the model read it as one to store, of 4); with numbers written, one of those the
-    schema's bounds admit ("4 stars", "4.5/5"), and None when none fits ("I'm user 42. What
-    did I rate Heat?" gives no rating, so nothing is stored)."""
+    """A number the user gives: with no number written, open in a statement that names a movie
+    ("I loved Heat" is the model's 5) and None otherwise: a question ("¿Cuántas estrellas le di
+    a Speed?", which the model read as a rating of 4 to store) or a text that names no movie
+    ("Recommend something for me personally." after "Alien 4 stars", which it stored again);
+    with numbers written, one of those the schema's bounds admit ("4 stars", "4.5/5"), and
+    None when none fits ("I'm user 42. What did I rate Heat?" gives no rating, so nothing is
+    stored)."""
     numbers = linked.numbers
     if not numbers:
-        return None if linked.asks else schema
+        return schema if linked.rates_in_words else None
     low, high = schema.get("minimum", float("-inf")), schema.get("maximum", float("inf"))
     step = schema.get("multipleOf")
     fitting = [

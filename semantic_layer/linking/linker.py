@@ -49,7 +49,8 @@ def link(graph: Reader | None, text: str) -> Linked:
         genres=genre_mentions(text, names),
         years=as_range(years, text),
         numbers=_numbers(text, [*names, *every_year]),  # a weak "42" is the number
-        asks=text.rstrip().endswith(QUESTION_MARKS),
+        rates_in_words=any(m.strength == "strong" for m in movies)
+        and not text.rstrip().endswith(QUESTION_MARKS),
     )
 
 

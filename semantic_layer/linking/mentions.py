@@ -80,9 +80,11 @@ class Linked(BaseModel):
     #: numbers written in digits outside names and years ("4", "4.5"; not the 5 of "/5"): what
     #: a number the user states may be (`semantic_layer.linking.arguments.STATED_NUMBER`)
     numbers: list[float] = Field(default_factory=list)
-    #: the text ends with a question mark: it asks, so it states no rating in words ("Quantas
-    #: estrelas eu dei para Amadeus?" gives Amadeus no rating; "I loved Heat" gives it one)
-    asks: bool = False
+    #: the text is a statement that names a movie itself, so its words may rate that movie ("I
+    #: loved Heat"); a question ("Quantas estrelas eu dei para Amadeus?") rates none in words,
+    #: nor does a text that names no movie ("Recommend something for me personally.", after
+    #: ratings were given earlier in the conversation)
+    rates_in_words: bool = False
 
     def strong_movies(self) -> list[MovieMention]:
         return [m for m in self.movies if m.strength == "strong"]
@@ -104,5 +106,5 @@ class Linked(BaseModel):
             genres=self.genres + [g for g in other.genres if g.genre not in genres],
             years=self.years or other.years,
             numbers=self.numbers,  # what this text states, never an earlier one
-            asks=self.asks,
+            rates_in_words=self.rates_in_words,  # this text's, as its numbers
         )

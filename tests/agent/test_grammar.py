@@ -239,14 +239,19 @@ def test_a_rating_is_one_the_user_wrote_when_they_wrote_numbers(movie_graph: obj
     assert rating("Seen Heat 1,000 times: 5 stars.") == {"type": "number", "enum": [5.0]}
     loved = rating("I loved Heat, remember that.")  # no number written: the model's own
     assert isinstance(loved, dict) and loved["maximum"] == 5 and "enum" not in loved
-    # a question without a number states no rating: nothing can be stored, in any language
+    # a question without a number states no rating: nothing can be stored, in any language;
+    # nor does a text that names no movie (the ratings in the history are not this turn's)
     for asked_for in (
-        "¿Cuántas estrellas le di a Heat?",
-        "Did I like Heat?",
-        "Heat 評価した\uff1f",
-    ):
+        "¿Cuántas estrellas le di a Heat?", "Did I like Heat?", "Heat 評価した\uff1f",
+        "Recommend something for me personally.",
+    ):  # fmt: skip
         with pytest.raises(NoValueError):
             rating(asked_for)
+    earlier = link(movie_graph, "Alien 4 stars, Blade Runner 5 stars.")
+    follow_up = link(movie_graph, "Now something for me.").merged(earlier)
+    assert follow_up.movies and not follow_up.numbers  # named earlier, rated earlier
+    with pytest.raises(NoValueError):
+        tool_input_schema(memory, follow_up)
     step = step_schema([memory], linked=link(movie_graph, "Give Heat 4.5/5, please."))
     grammar = LlamaGrammar.from_json_schema(json.dumps(step), verbose=False)._grammar
     assert '"4.5"' in grammar
