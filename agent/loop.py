@@ -129,7 +129,7 @@ class Agent:
         self._sleep = sleep
         self._thought = thought
         self._prompt = ReactPrompt(list(tools))
-        self._final_schema = step_schema(list(tools), final_only=True, thought=thought)
+        self._final_schema = step_schema(list(tools), final_only=True)  # an answer takes no thought
         self._tool_specs = tool_specs(list(tools))  # for backends that call tools natively
         # With `tool_first`, the first step's grammar admits only a tool call (smalltalk included),
         # so even a small model answers from what the graph returned.

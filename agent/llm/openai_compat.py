@@ -136,14 +136,11 @@ class OpenAICompatLLM(LLM):
         return self._shape
 
     def _server_info(self) -> object:
-        """The server's `GET /info` reply (None when it is not a 200 with JSON), asked until
-        the server answers; raises `httpx.HTTPError` while nothing does."""
+        """The server's `GET /info` reply (None when it is not a 200 with a JSON object), asked
+        until the server answers; raises `httpx.HTTPError` while nothing does."""
         if self._info is _UNASKED:
             response = self._http.get(f"{self.url.removesuffix('/v1')}/info", timeout=5.0)
-            try:
-                self._info = response.json() if response.status_code == 200 else None
-            except ValueError:
-                self._info = None
+            self._info = _json_object(response) or None
         return self._info
 
     def _stream(self, request: LLMRequest) -> Iterator[LLMChunk]:

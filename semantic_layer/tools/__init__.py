@@ -1,8 +1,9 @@
 """The typed tools the agent can call (see `contract.Tool`), and `build_tools` that gathers them.
 
-Built-in: recommender, film_facts (the Information family), memory, my_rating, smalltalk. Declared: one per `.cypher`
-file in `cypher/tools/` (and `MOVIEAGENT_TOOLS_DIR`), see `semantic_layer.tools.header`. Tools
-hold no session or graph: build them once per process and pass a `ToolContext` to each `run`.
+Built-in: recommender, film_facts (the Information family), memory, my_rating, smalltalk.
+Declared: one per `.cypher` file in `cypher/tools/` (and `MOVIEAGENT_TOOLS_DIR`), see
+`semantic_layer.tools.header`. Tools hold no session or graph: build them once per process and
+pass a `ToolContext` to each `run`.
 """
 
 from __future__ import annotations
