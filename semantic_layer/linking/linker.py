@@ -16,9 +16,16 @@ from collections.abc import Sequence
 
 from semantic_layer.linking.genres import genre_mentions
 from semantic_layer.linking.mentions import Linked, Mention, MovieMention, PersonMention
-from semantic_layer.linking.names import SURNAME, movie_mentions, person_mentions
+from semantic_layer.linking.names import (
+    KNOWN,
+    SURNAME,
+    movie_mentions,
+    names_someone,
+    person_mentions,
+)
 from semantic_layer.linking.tokens import Span, words
 from semantic_layer.linking.years import as_range, years_mentions
+from semantic_layer.normalize import normalize_title
 from semantic_layer.resolve.reader import Reader
 
 MAX_TEXT = 2000  # characters of a text that are linked
@@ -34,8 +41,13 @@ def link(graph: Reader | None, text: str) -> Linked:
     people = person_mentions(graph, text, found) if graph is not None and found else []
     movies = [m for m in movies if not _inside_other(m, people)]
     people = [
-        p for p in people if not _inside_other(p, movies) and not _surname_of_a_title(p, movies)
+        p
+        for p in people
+        if not (_inside_other(p, movies) and not _same_place(p, movies))
+        and not _surname_of_a_title(p, movies, text)
     ]
+    surnames = [p for p in people if p.best.score <= SURNAME]
+    movies = [m for m in movies if not _same_place(m, surnames)]  # "a Hitchcock film"
     taken = [Span(0, 0, m.start, m.end, m.text) for m in [*movies, *people]]
     names = [t for t, m in zip(taken, [*movies, *people], strict=True) if m.strength == "strong"]
     every_year = years_mentions(text, (lambda: latest_year(graph)) if graph else None)
@@ -85,10 +97,33 @@ def _dates(text: str, end: int, start: int) -> bool:
     return 0 < start - end <= 3 and text[end:start].strip() == "("
 
 
-def _surname_of_a_title(person: PersonMention, movies: Sequence[MovieMention]) -> bool:
-    """A last name alone that is also a title written there ("Fargo" is not James Fargo)."""
+def _surname_of_a_title(person: PersonMention, movies: Sequence[MovieMention], text: str) -> bool:
+    """A last name alone, written where a title is, that gives way to the title: the title of a
+    movie many people rated ("Patton" is the film, not Will Patton), a title written with its
+    year ("Hitchcock (2012)"), or a name the graph holds too few films of to name someone by
+    it ("Fargo" is not James Fargo). Otherwise the person is meant ("a Hitchcock film" is
+    Alfred Hitchcock's, not *Hitchcock* (2012), which five people rated)."""
     return person.best.score <= SURNAME and any(
-        m.start == person.start and m.end == person.end for m in movies
+        _same_place(m, [person])
+        and (m.best.rating_count >= KNOWN or _dated(text, m) or not names_someone(person.best))
+        for m in movies
+    )
+
+
+def _dated(text: str, movie: MovieMention) -> bool:
+    """Whether the title is followed by its own year: "Hitchcock (2012)"."""
+    year = movie.best.year
+    return year is not None and re.match(rf"\s*\({year}\)", text[movie.end :]) is not None
+
+
+def _same_place(mention: Mention, others: Sequence[Mention]) -> bool:
+    """Whether another mention is written with the same words, a title's leading article aside
+    ("a Hitchcock", "Hitchcock")."""
+    return any(
+        o.start < mention.end
+        and mention.start < o.end
+        and normalize_title(o.text) == normalize_title(mention.text)
+        for o in others
     )
 
 

@@ -97,6 +97,25 @@ def test_a_last_name_of_someone_with_one_film_is_weak(tools_graph: Any) -> None:
     assert [p.text for p in linked.people] == ["France"]  # kept, marked weak
 
 
+@pytest.mark.parametrize(
+    ("question", "movies", "people"),
+    [
+        # a title few rated gives way to a director with many films
+        ("Pick me a Hitchcock film for tonight.", [], ["Alfred Hitchcock"]),
+        ("Last night I saw Hitchcock (2012).", ["Hitchcock (2012)"], []),  # dated: the film
+        # a title many rated keeps the word (Will Patton has a few films)
+        ("Who starred in Patton?", ["Patton (1970)"], []),
+        ("What state is Fargo in?", ["Fargo (1996)"], []),
+    ],
+)
+def test_a_last_name_that_is_also_a_title_goes_to_the_better_known(
+    tools_graph: Any, question: str, movies: list[str], people: list[str]
+) -> None:
+    linked = link(tools_graph, question)
+    assert _movies(linked) == movies
+    assert [p.best.name for p in linked.people] == people
+
+
 def test_a_movie_and_a_person_in_one_question_are_both_found(tools_graph: Any) -> None:
     linked = link(tools_graph, "Is Brad Pitt in Fight Club?")
     assert _movies(linked) == ["Fight Club (1999)"]
