@@ -14,8 +14,9 @@
    Observation (`agent.observation`).
 5. **Grounded answer.** The Final Answer may state only what the rows hold (`agent.grounded`);
    a draft that names something else, or that was cut off, is replaced by an answer rendered
-   from the rows in the question's language (`agent.render`). While the last result is
-   candidates to choose from, the answer is the question that asks which one.
+   from the rows in the question's language (`agent.render`). A result that is an answer by
+   itself ends the turn without another model call, rendered: candidates to choose from (the
+   answer asks which one), a rating stored or read, what the agent does (`answers_itself`).
 
 Nothing the model writes can raise: unusable replies and invalid arguments go back to it as
 corrections, the last allowed step admits only a Final Answer, and limits end in a default
@@ -195,12 +196,7 @@ class Agent:
                 if not answer_stream.active:
                     yield from _tokens(parsed.text)
                 draft = answer_stream.ended or parsed.text
-                if run.candidates:  # names to choose from are not facts: the answer asks
-                    answer = which_one(run.candidates, run.language)
-                    if answer != draft:
-                        run.rendered = ["candidates to choose from"]
-                else:
-                    answer = self._grounded(run, draft, cut=call.finish_reason == "length")
+                answer = self._grounded(run, draft, cut=call.finish_reason == "length")
                 if answer != draft:
                     yield AnswerReplaced(text=answer)
                 run.finish(answer, "answer")
@@ -210,7 +206,12 @@ class Agent:
             elif final_only:
                 break  # without a grammar the model may still ask for a tool: no steps left
             else:
+                done = len(run.steps)
                 yield from self._call_tool(run, step, parsed, text)
+                if len(run.steps) > done and (rendered := _answered(run)) is not None:
+                    yield from _tokens(rendered)
+                    run.finish(rendered, "answer")
+                    return
         answer = self._default_answer(run)
         yield from _tokens(answer)
         run.finish(answer, "step_limit")
@@ -431,8 +432,6 @@ class Agent:
         yield ToolCallEvent(**dict(record))
 
     def _default_answer(self, run: _Run) -> str:
-        if run.candidates:
-            return which_one(run.candidates, run.language)
         return run.fallback_answer or step_limit(self.max_steps, run.language)
 
 
@@ -508,6 +507,22 @@ class _Run:
             candidates=self.candidates,
             result=result,
         )
+
+
+def _answered(run: _Run) -> str | None:
+    """The answer, when the tool that just ran gave one by itself: titles or people to choose
+    from (the answer asks which one), or a card that states all an answer can say (a rating
+    stored or read, what the agent does). It is rendered in the question's language without
+    another model call: the model's answer could only repeat it, or misstate it."""
+    result = run.steps[-1].result
+    if run.candidates:
+        answer, why = which_one(run.candidates, run.language), "candidates to choose from"
+    elif result is not None and result.ok and getattr(result.data, "answers_itself", False):
+        answer, why = render_answer([result], run.language), "the result is the answer"
+    else:
+        return None
+    run.rendered = [why]
+    return answer
 
 
 def sentence_end(before: str, piece: str, soft_chars: int) -> int | None:

@@ -66,6 +66,9 @@ class _Card(BaseModel):
 
     #: rows of each of the card's lists the model reads (None: the reader's default)
     rows_for_the_model: ClassVar[int | None] = None
+    #: the card states all an answer can say (a rating stored or read, what the agent does):
+    #: the agent renders the answer from it instead of asking the model to write one
+    answers_itself: ClassVar[bool] = False
 
 
 class Film(_Card):
@@ -160,6 +163,8 @@ class PersonCard(_Card):
 class StoredRating(Film):
     """A rating the Memory tool stored, and the one it replaced."""
 
+    answers_itself = True  # the answer reports exactly what was stored
+
     rating: float
     previous: float | None = None
     user_id: int
@@ -168,10 +173,15 @@ class StoredRating(Film):
 class YourRating(Film):
     """The rating the session user gave one movie (`None`: not rated); nothing was stored."""
 
+    answers_itself = True
+
     rating: float | None
 
 
 class SmalltalkReply(_Card):
+    """Not a question about movies: the answer says what the agent can do."""
+
+    answers_itself = True
     examples: list[str]
 
 

@@ -54,10 +54,8 @@ def test_a_guest_in_chat_becomes_a_user_and_stays_one(
     llm: ScriptedLLM, writable_graph: Any
 ) -> None:
     llm.enqueue(
-        call("memory", movie="Toy Story", rating=5),
-        final("Noted: 5 stars for Toy Story."),
+        call("memory", movie="Toy Story", rating=5),  # a stored rating is its own answer
         call("memory", movie="Forrest Gump", rating=4),
-        final("Noted: 4 stars for Forrest Gump."),
         call("recommender"),
         final("You might like these."),
     )
@@ -77,8 +75,9 @@ def test_a_guest_in_chat_becomes_a_user_and_stays_one(
     assert count_ratings(writable_graph, user + 1) == 0  # no second user was made
     # and the recommender read that user's ratings, and left out the movies already rated
     assert "You might like these." in result.stdout
-    assert len(llm.requests) == 6
-    observation = llm.requests[5].messages[-1].content
+    assert "Stored 5/5 for Toy Story (1995)." in result.stdout
+    assert len(llm.requests) == 4
+    observation = llm.requests[3].messages[-1].content
     assert "the user's own 4+ ratings" in observation
     assert "Toy Story" in observation and "Forrest Gump" in observation  # in the "why"
     assert '"title": "Toy Story"' not in observation
@@ -88,7 +87,7 @@ def test_a_guest_in_chat_becomes_a_user_and_stays_one(
 def test_ask_as_a_guest_prints_the_new_id_and_reports_it(
     llm: ScriptedLLM, writable_graph: Any
 ) -> None:
-    llm.enqueue(call("memory", movie="Heat", rating=4), final("Stored."))
+    llm.enqueue(call("memory", movie="Heat", rating=4))
     result = run("ask", "Heat was good, 4 stars", "--json")
     assert result.exit_code == 0, result.output
     (user,) = map(int, NOTICE.findall(result.stderr))
@@ -120,7 +119,7 @@ def test_a_movielens_user_is_a_read_only_demo(llm: ScriptedLLM, writable_graph: 
 
 
 def test_as_admin_writes_as_a_movielens_user(llm: ScriptedLLM, writable_graph: Any) -> None:
-    llm.enqueue(call("memory", movie="Heat", rating=1), final("Stored."))
+    llm.enqueue(call("memory", movie="Heat", rating=1))
     result = run("ask", "I did not like Heat", "--user-id", "1", "--as-admin")
     assert result.exit_code == 0, result.output
     ratings = {r.title: r.rating for r in list_ratings(writable_graph, 1, limit=1000)}
@@ -131,7 +130,7 @@ def test_an_id_handed_out_earlier_is_taken_and_said_to_be_empty(
     llm: ScriptedLLM, writable_graph: Any
 ) -> None:
     user = new_user_id(writable_graph)
-    llm.enqueue(call("memory", movie="Heat", rating=5), final("Stored."))
+    llm.enqueue(call("memory", movie="Heat", rating=5))
     result = run("ask", "Heat: 5 stars", "--user-id", str(user))
     assert result.exit_code == 0, result.output
     words = " ".join(result.stderr.split())

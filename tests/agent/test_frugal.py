@@ -108,11 +108,15 @@ def test_a_tool_that_answered_is_not_offered_again(tools: list[ScriptedTool]) ->
     assert actions(llm.requests[1]) == ["recommender", FINAL_ANSWER]
 
 
-def test_candidates_leave_the_tool_on_offer(tools: list[ScriptedTool]) -> None:
+def test_candidates_end_the_turn_without_another_model_call(tools: list[ScriptedTool]) -> None:
+    """Titles to choose from: the answer asks which one, rendered; the model is not asked to
+    write it (it could only repeat the titles, or pick one silently)."""
     tools[1].results.append(casino_candidates())
-    llm = ScriptedLLM(call("information", entity="Casino"), final("Which one?"))
-    Agent(llm, tools).ask("Casino?")
-    assert "information" in actions(llm.requests[1])  # "Casino (1995)" may follow
+    llm = ScriptedLLM(call("information", entity="Casino"), final("Casino (1995), by Scorsese."))
+    result = Agent(llm, tools).ask("Casino?")
+    assert len(llm.requests) == 1
+    assert "Casino (1995)" in result.answer and "Casino Royale (2006)" in result.answer
+    assert "Scorsese" not in result.answer
 
 
 def test_a_repeated_call_leaves_only_the_final_answer(tools: list[ScriptedTool]) -> None:

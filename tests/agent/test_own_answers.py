@@ -1,13 +1,17 @@
-"""The answers the loop writes itself (a step limit, the question that asks which one), in the
-language of the question."""
+"""The answers the loop writes itself (a step limit, the question that asks which one, a result
+that is an answer by itself), in the language of the question."""
 # ruff: noqa: RUF001  (full-width punctuation is what Japanese and Chinese questions hold)
 
 from __future__ import annotations
 
+import pytest
+
 from agent import Agent
 from agent.render import step_limit, which_one
 from semantic_layer.resolve.candidate import Candidate
-from tests.agent.fakes import ScriptedLLM, ScriptedTool, call, casino_candidates
+from semantic_layer.tools.payloads import MovieCard, SmalltalkReply, StoredRating, YourRating
+from semantic_layer.tools.result import ToolResult
+from tests.agent.fakes import ScriptedLLM, ScriptedTool, call, casino_candidates, final
 
 PEOPLE = [
     Candidate(label="Francis Ford Coppola (directed 14)", name="Francis Ford Coppola"),
@@ -45,10 +49,53 @@ def test_the_step_limit_answer_is_in_the_question_language(tools: list[ScriptedT
 
 def test_the_candidates_answer_is_in_the_question_language(tools: list[ScriptedTool]) -> None:
     tools[1].results.append(casino_candidates())
-    llm = ScriptedLLM(call("information", entity="Casino"), "")
-    result = Agent(llm, tools, max_steps=2).ask("Casino の監督は誰ですか？")
-    assert result.stop_reason == "step_limit"
+    llm = ScriptedLLM(call("information", entity="Casino"))
+    result = Agent(llm, tools).ask("Casino の監督は誰ですか？")
+    assert result.stop_reason == "answer"
     assert (
         result.answer
         == "複数の作品が該当します：Casino (1995)、Casino Royale (2006)。どれのことですか？"
     )
+
+
+@pytest.mark.parametrize(
+    ("data", "question", "expected"),
+    [
+        (
+            StoredRating(movie_id=6, title="Heat", year=1995, rating=4.5, user_id=700),
+            "Gib Heat 4,5 Sterne.",
+            "Gespeichert: 4.5/5 für Heat (1995).",
+        ),
+        (
+            YourRating(movie_id=6, title="Heat", year=1995, rating=None),
+            "What did I give Heat?",
+            "You have not rated Heat (1995).",
+        ),
+        (
+            SmalltalkReply(examples=["Recommend something like Heat"]),
+            "What is the capital of Italy?",
+            "I'm a movie assistant: I can recommend movies, tell you who directed or starred in a "
+            "film, and remember your ratings.",
+        ),
+    ],
+)
+def test_a_result_that_states_the_answer_ends_the_turn_without_the_model(
+    data: object, question: str, expected: str
+) -> None:
+    """A rating stored or read, or what the agent does: the answer is rendered from the result
+    in the question's language, and the model is not asked again (it could only restate it, or
+    misstate it: "you gave Heat 3 stars")."""
+    tool = ScriptedTool("memory", "Store a rating.")
+    tool.results.append(ToolResult(tool="memory", kind="rating", data=data))
+    llm = ScriptedLLM(call("memory"), final("You gave Heat 3 stars."))
+    result = Agent(llm, [tool]).ask(question)
+    assert result.answer == expected
+    assert len(llm.requests) == 1 and result.stop_reason == "answer"
+
+
+def test_a_card_of_facts_is_answered_by_the_model(tools: list[ScriptedTool]) -> None:
+    card = MovieCard(movie_id=6, title="Heat", year=1995, directors=["Michael Mann"])
+    tools[1].results.append(ToolResult(tool="information", kind="movie", data=card))
+    llm = ScriptedLLM(call("information", entity="Heat"), final("Michael Mann directed it."))
+    assert Agent(llm, tools).ask("Who directed Heat?").answer == "Michael Mann directed it."
+    assert len(llm.requests) == 2

@@ -72,8 +72,7 @@ def test_question_gives_streamed_answer_steps_and_cards(app: AppTest, writable_g
 
 def test_ambiguous_title_gives_candidate_buttons(app: AppTest, writable_graph: Any) -> None:
     llm = ScriptedLLM(
-        call("information", entity="Casino"),
-        final("Several titles match: Casino (1995), Casino Royale (2006). Which one?"),
+        call("information", entity="Casino"),  # the candidates are the answer: no model call
         call("information", entity="Casino (1995)"),
         final("Casino (1995) was directed by Martin Scorsese."),
     )
@@ -94,7 +93,7 @@ def test_ambiguous_title_gives_candidate_buttons(app: AppTest, writable_graph: A
     # the follow-up's prompt names what the first turn mentioned: the two candidates
     assert (
         "Earlier in the conversation: movie Casino (1995); movie Casino Royale (2006)."
-        in llm.requests[2].messages[-1].content
+        in llm.requests[1].messages[-1].content
     )
     assert "**Directed by:** Martin Scorsese" in _texts(app.markdown)
     # the old candidates are not offered again
