@@ -6,9 +6,12 @@ loopback range fails the test, and the Hugging Face hub is switched to offline m
 
 from __future__ import annotations
 
+import atexit
 import ipaddress
 import os
+import shutil
 import socket
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +25,11 @@ ENRICHED = SHARED_DATA / "movielens" / "enriched" / "movies.csv"
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["TRANSFORMERS_OFFLINE"] = "1"
 os.environ["MOVIEAGENT_ENV_FILE"] = ""  # a developer's .env (say, a NEO4J_URI) never steers tests
+# nor does their own graph: code that opens the default graph opens an empty one of the tests
+# (a developer's exported MOVIEAGENT_DATA_DIR once had three of its movies rewritten by a test)
+_DATA_DIR = tempfile.mkdtemp(prefix="movieagent-tests-")
+os.environ["MOVIEAGENT_DATA_DIR"] = _DATA_DIR
+atexit.register(shutil.rmtree, _DATA_DIR, ignore_errors=True)
 for _var in ("NEO4J_URI_FOR_TESTS",):
     os.environ.pop(_var, None)
 

@@ -33,7 +33,11 @@ current: Services | None = None
 
 
 def services() -> Services:
-    return current if current is not None else browser_services()
+    if current is not None:
+        return current
+    if "PYTEST_CURRENT_TEST" in os.environ:  # in a test's process the test sets `current`
+        raise RuntimeError("the page ran in a test without harness.current set")
+    return browser_services()
 
 
 def scripted(graph: Graph, llm: LLM, tools: list[ScriptedTool]) -> Services:

@@ -52,6 +52,7 @@ def server(tmp_path: Path) -> Iterator[str]:
         "PYTHONPATH": str(REPO),
         "HF_HUB_OFFLINE": "1",
     }
+    env.pop("PYTEST_CURRENT_TEST", None)  # the page builds its own services (harness.py)
     command = [
         sys.executable, "-m", "streamlit", "run", str(REPO / "tests/ui/scripted_app.py"),
         "--server.headless", "true", "--server.port", str(port),
