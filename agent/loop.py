@@ -16,7 +16,8 @@
    a draft that names something else, or that was cut off, is replaced by an answer rendered
    from the rows in the question's language (`agent.render`). A result that is an answer by
    itself ends the turn without another model call, rendered: candidates to choose from (the
-   answer asks which one), a rating stored or read, what the agent does (`answers_itself`).
+   answer asks which one, unless a year the question writes picks one of them: then the model
+   may call again with it), a rating stored or read, what the agent does (`answers_itself`).
 
 Nothing the model writes can raise: unusable replies and invalid arguments go back to it as
 corrections, the last allowed step admits only a Final Answer, and limits end in a default
@@ -196,7 +197,12 @@ class Agent:
                 if not answer_stream.active:
                     yield from _tokens(parsed.text)
                 draft = answer_stream.ended or parsed.text
-                answer = self._grounded(run, draft, cut=call.finish_reason == "length")
+                if run.candidates:  # names to choose from are not facts: the answer asks
+                    answer = which_one(run.candidates, run.language)
+                    if answer != draft:
+                        run.rendered = ["candidates to choose from"]
+                else:
+                    answer = self._grounded(run, draft, cut=call.finish_reason == "length")
                 if answer != draft:
                     yield AnswerReplaced(text=answer)
                 run.finish(answer, "answer")
@@ -432,6 +438,8 @@ class Agent:
         yield ToolCallEvent(**dict(record))
 
     def _default_answer(self, run: _Run) -> str:
+        if run.candidates:
+            return which_one(run.candidates, run.language)
         return run.fallback_answer or step_limit(self.max_steps, run.language)
 
 
@@ -515,6 +523,8 @@ def _answered(run: _Run) -> str | None:
     stored or read, what the agent does). It is rendered in the question's language without
     another model call: the model's answer could only repeat it, or misstate it."""
     result = run.steps[-1].result
+    if run.candidates and _dated(run.candidates, run.linked) is not None:
+        return None  # "the 2002 Solaris": the question says which; the model may ask for it
     if run.candidates:
         answer, why = which_one(run.candidates, run.language), "candidates to choose from"
     elif result is not None and result.ok and getattr(result.data, "answers_itself", False):
@@ -523,6 +533,15 @@ def _answered(run: _Run) -> str | None:
         return None
     run.rendered = [why]
     return answer
+
+
+def _dated(candidates: Sequence[Candidate], linked: Linked) -> Candidate | None:
+    """The one candidate whose year is one the question writes, if exactly one is."""
+    spans = [(years.first, years.last) for years in linked.years]
+    dated = [
+        c for c in candidates if c.year is not None and any(a <= c.year <= b for a, b in spans)
+    ]
+    return dated[0] if len(dated) == 1 else None
 
 
 def sentence_end(before: str, piece: str, soft_chars: int) -> int | None:

@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from semantic_layer.linking.linker import link
-from semantic_layer.linking.mentions import Linked
+from semantic_layer.linking.mentions import Linked, MovieMention
 from semantic_layer.linking.names import names_someone
 from semantic_layer.resolve.kind import Fit, Kind, fit
 from semantic_layer.resolve.reader import Reader
@@ -46,12 +46,23 @@ def linked_names(linked: Linked, marked: Any) -> list[str]:
     kinds = marked.split() if isinstance(marked, str) else []
     names: list[str] = []
     if "movie" in kinds:
-        names += [m.best.title for m in linked.strong_movies()]
+        names += [_movie_name(m, linked) for m in linked.strong_movies()]
     if "person" in kinds:
         names += [p.best.name for p in linked.strong_people()]
     if "genre" in kinds:
         names += [g.genre for g in linked.genres]
     return list(dict.fromkeys(names))
+
+
+def _movie_name(movie: MovieMention, linked: Linked) -> str:
+    """A movie's title, or its label ("Solaris (2002)") when films share the title and a year
+    the text writes picks one of them ("the 2002 Solaris", "Psycho (1998)")."""
+    same = [c for c in movie.candidates if c.title == movie.best.title]
+    spans = [(y.first, y.last) for y in linked.years]
+    if movie.year is not None:
+        spans.append((movie.year, movie.year))
+    dated = [c for c in same if c.year is not None and any(a <= c.year <= b for a, b in spans)]
+    return dated[0].label if len(same) > 1 and len(dated) == 1 else movie.best.title
 
 
 def link_arguments[M: BaseModel](arguments: M, graph: Reader) -> M:

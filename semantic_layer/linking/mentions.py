@@ -44,6 +44,7 @@ class Mention(BaseModel):
 class MovieMention(Mention):
     kind: Literal["movie"] = "movie"
     candidates: list[MovieMatch] = Field(min_length=1)
+    year: int | None = None  # written in brackets right after the title: "Psycho (1998)"
 
     @property
     def best(self) -> MovieMatch:

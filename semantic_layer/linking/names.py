@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import re
 import weakref
 from collections.abc import Iterable
 from typing import Any
@@ -47,6 +48,7 @@ MAX_CANDIDATES = 5
 SURNAME = 0.8  # the score of a person found by the last word of their name alone
 SURNAME_MIN_CHARS = 4
 KNOWN_FILMS = 3  # films in the graph that make a person likely meant by a last name alone
+_BRACKETED_YEAR = re.compile(r"\s*\((\d{4})\)")
 
 
 def movie_mentions(graph: Reader, text: str, found: list[Word]) -> list[MovieMention]:
@@ -74,8 +76,11 @@ def movie_mentions(graph: Reader, text: str, found: list[Word]) -> list[MovieMen
             matches.setdefault(at, []).append(match)
     mentions = []
     for at, found_here in matches.items():
-        ranked = sorted(found_here, key=lambda m: (-m.score, -m.rating_count, m.movie_id))
         span = places[at]
+        year = _year_after(text, span.end)  # "Psycho (1998)": that one first
+        ranked = sorted(
+            found_here, key=lambda m: (m.year != year, -m.score, -m.rating_count, m.movie_id)
+        )
         mentions.append(
             MovieMention(
                 text=span.text,
@@ -83,9 +88,16 @@ def movie_mentions(graph: Reader, text: str, found: list[Word]) -> list[MovieMen
                 end=span.end,
                 strength=_strength(span, found, ranked[0].rating_count),
                 candidates=ranked[:MAX_CANDIDATES],
+                year=year,
             )
         )
     return _longest_first(mentions, found)
+
+
+def _year_after(text: str, end: int) -> int | None:
+    """The year written in brackets right after a title ("Psycho (1998)"), if any."""
+    match = _BRACKETED_YEAR.match(text, end)
+    return int(match.group(1)) if match else None
 
 
 def person_mentions(graph: Reader, text: str, found: list[Word]) -> list[PersonMention]:

@@ -14,6 +14,7 @@ from agent.llm.base import LLM, ChatMessage, LLMChunk, LLMRequest, TokenUsage
 from agent.loop import LOOP_SPAN, Agent
 from agent.observation import estimate
 from semantic_layer.resolve.candidate import Candidate
+from semantic_layer.tools.payloads import MovieCard
 from semantic_layer.tools.result import ToolResult
 from tests.agent.fakes import ScriptedLLM, ScriptedTool, call, casino_candidates, final
 
@@ -117,6 +118,30 @@ def test_candidates_end_the_turn_without_another_model_call(tools: list[Scripted
     assert len(llm.requests) == 1
     assert "Casino (1995)" in result.answer and "Casino Royale (2006)" in result.answer
     assert "Scorsese" not in result.answer
+
+
+def test_candidates_one_of_which_the_question_dates_go_back_to_the_model(
+    tools: list[ScriptedTool],
+) -> None:
+    """ "The 1995 Casino": the question says which one, so the model sees the candidates and may
+    ask again for it; an answer while they are pending is still the question which one."""
+    tools[1].results.append(casino_candidates())
+    llm = ScriptedLLM(
+        call("information", entity="Casino"),
+        call("information", entity="Casino (1995)"),
+        final("Casino (1995) was directed by Martin Scorsese."),
+    )
+    card = MovieCard(movie_id=16, title="Casino", year=1995, directors=["Martin Scorsese"])
+    tools[1].results.append(ToolResult(tool="information", kind="movie", data=card))
+    result = Agent(llm, tools).ask("Who directed the 1995 Casino?")
+    assert tools[1].calls[-1]["entity"] == "Casino (1995)"
+    assert result.answer == "Casino (1995) was directed by Martin Scorsese."
+    assert len(llm.requests) == 3
+
+    tools[1].results.append(casino_candidates())
+    llm = ScriptedLLM(call("information", entity="Casino"), final("Casino (1995), by Scorsese."))
+    answer = Agent(llm, tools).ask("Who directed the 1995 Casino?").answer
+    assert "Casino Royale (2006)" in answer and "Scorsese" not in answer
 
 
 def test_a_repeated_call_leaves_only_the_final_answer(tools: list[ScriptedTool]) -> None:

@@ -116,6 +116,26 @@ def test_a_last_name_that_is_also_a_title_goes_to_the_better_known(
     assert [p.best.name for p in linked.people] == people
 
 
+@pytest.mark.parametrize(
+    ("question", "best", "offered"),
+    [
+        ("Who directed Psycho (1998)?", "Psycho (1998)", ["Psycho (1998)"]),  # year in brackets
+        ("Who stars in the 2002 Solaris?", "Solaris (2002)", ["Solaris (2002)"]),  # a year apart
+        ("Who directed Psycho?", "Psycho (1960)", ["Psycho"]),  # none: the tool asks which one
+    ],
+)
+def test_a_year_the_question_writes_picks_one_of_the_films_of_a_title(
+    tools_graph: Any, question: str, best: str, offered: list[str]
+) -> None:
+    """The film a year picks is the one shown and the name offered for the argument (with its
+    year, so the tool takes that one); without a year the title is offered alone."""
+    from semantic_layer.linking.arguments import linked_names
+
+    linked = link(tools_graph, question)
+    assert _movies(linked) == [best]
+    assert linked_names(linked, "movie") == offered
+
+
 def test_a_movie_and_a_person_in_one_question_are_both_found(tools_graph: Any) -> None:
     linked = link(tools_graph, "Is Brad Pitt in Fight Club?")
     assert _movies(linked) == ["Fight Club (1999)"]
