@@ -537,10 +537,7 @@ def _answered(run: _Run) -> str | None:
 
 def _dated(candidates: Sequence[Candidate], linked: Linked) -> Candidate | None:
     """The one candidate whose year is one the question writes, if exactly one is."""
-    spans = [(years.first, years.last) for years in linked.years]
-    dated = [
-        c for c in candidates if c.year is not None and any(a <= c.year <= b for a, b in spans)
-    ]
+    dated = [c for c in candidates if linked.writes_year(c.year)]
     return dated[0] if len(dated) == 1 else None
 
 

@@ -58,10 +58,7 @@ def _movie_name(movie: MovieMention, linked: Linked) -> str:
     """A movie's title, or its label ("Solaris (2002)") when films share the title and a year
     the text writes picks one of them ("the 2002 Solaris", "Psycho (1998)")."""
     same = [c for c in movie.candidates if c.title == movie.best.title]
-    spans = [(y.first, y.last) for y in linked.years]
-    if movie.year is not None:
-        spans.append((movie.year, movie.year))
-    dated = [c for c in same if c.year is not None and any(a <= c.year <= b for a, b in spans)]
+    dated = [c for c in same if c.year == movie.year or linked.writes_year(c.year)]
     return dated[0].label if len(same) > 1 and len(dated) == 1 else movie.best.title
 
 

@@ -44,7 +44,7 @@ def link(graph: Reader | None, text: str) -> Linked:
         p
         for p in people
         if not (_inside_other(p, movies) and not _same_place(p, movies))
-        and not _surname_of_a_title(p, movies, text)
+        and not _surname_of_a_title(p, movies)
     ]
     surnames = [p for p in people if p.best.score <= SURNAME]
     movies = [m for m in movies if not _same_place(m, surnames)]  # "a Hitchcock film"
@@ -97,23 +97,17 @@ def _dates(text: str, end: int, start: int) -> bool:
     return 0 < start - end <= 3 and text[end:start].strip() == "("
 
 
-def _surname_of_a_title(person: PersonMention, movies: Sequence[MovieMention], text: str) -> bool:
+def _surname_of_a_title(person: PersonMention, movies: Sequence[MovieMention]) -> bool:
     """A last name alone, written where a title is, that gives way to the title: the title of a
-    movie many people rated ("Patton" is the film, not Will Patton), a title written with its
-    year ("Hitchcock (2012)"), or a name the graph holds too few films of to name someone by
+    movie many people rated ("Patton" is the film, not Will Patton), a title written with a
+    year in brackets ("Hitchcock (2012)"), or a name the graph holds too few films of to name someone by
     it ("Fargo" is not James Fargo). Otherwise the person is meant ("a Hitchcock film" is
     Alfred Hitchcock's, not *Hitchcock* (2012), which five people rated)."""
     return person.best.score <= SURNAME and any(
         _same_place(m, [person])
-        and (m.best.rating_count >= KNOWN or _dated(text, m) or not names_someone(person.best))
+        and (m.best.rating_count >= KNOWN or m.year is not None or not names_someone(person.best))
         for m in movies
     )
-
-
-def _dated(text: str, movie: MovieMention) -> bool:
-    """Whether the title is followed by its own year: "Hitchcock (2012)"."""
-    year = movie.best.year
-    return year is not None and re.match(rf"\s*\({year}\)", text[movie.end :]) is not None
 
 
 def _same_place(mention: Mention, others: Sequence[Mention]) -> bool:

@@ -93,6 +93,10 @@ class Linked(BaseModel):
     def strong_people(self) -> list[PersonMention]:
         return [p for p in self.people if p.strength == "strong"]
 
+    def writes_year(self, year: int | None) -> bool:
+        """Whether the text writes `year`, alone or in a range ("2002", "the 90s")."""
+        return year is not None and any(y.first <= year <= y.last for y in self.years)
+
     def is_empty(self) -> bool:
         return not (self.movies or self.people or self.genres or self.years)
 
