@@ -523,7 +523,7 @@ def _answered(run: _Run) -> str | None:
     stored or read, what the agent does). It is rendered in the question's language without
     another model call: the model's answer could only repeat it, or misstate it."""
     result = run.steps[-1].result
-    if run.candidates and _dated(run.candidates, run.linked) is not None:
+    if run.candidates and _one_dated(run.candidates, run.linked):
         return None  # "the 2002 Solaris": the question says which; the model may ask for it
     if run.candidates:
         answer, why = which_one(run.candidates, run.language), "candidates to choose from"
@@ -535,10 +535,9 @@ def _answered(run: _Run) -> str | None:
     return answer
 
 
-def _dated(candidates: Sequence[Candidate], linked: Linked) -> Candidate | None:
-    """The one candidate whose year is one the question writes, if exactly one is."""
-    dated = [c for c in candidates if linked.writes_year(c.year)]
-    return dated[0] if len(dated) == 1 else None
+def _one_dated(candidates: Sequence[Candidate], linked: Linked) -> bool:
+    """Whether exactly one candidate's year is one the question writes."""
+    return sum(linked.writes_year(c.year) for c in candidates) == 1
 
 
 def sentence_end(before: str, piece: str, soft_chars: int) -> int | None:

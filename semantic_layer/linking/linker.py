@@ -100,9 +100,9 @@ def _dates(text: str, end: int, start: int) -> bool:
 def _surname_of_a_title(person: PersonMention, movies: Sequence[MovieMention]) -> bool:
     """A last name alone, written where a title is, that gives way to the title: the title of a
     movie many people rated ("Patton" is the film, not Will Patton), a title written with a
-    year in brackets ("Hitchcock (2012)"), or a name the graph holds too few films of to name someone by
-    it ("Fargo" is not James Fargo). Otherwise the person is meant ("a Hitchcock film" is
-    Alfred Hitchcock's, not *Hitchcock* (2012), which five people rated)."""
+    year in brackets ("Hitchcock (2012)"), or a name the graph holds too few films of to name
+    someone by it ("Fargo" is not James Fargo). Otherwise the person is meant ("a Hitchcock
+    film" is Alfred Hitchcock's, not *Hitchcock* (2012), which five people rated)."""
     return person.best.score <= SURNAME and any(
         _same_place(m, [person])
         and (m.best.rating_count >= KNOWN or m.year is not None or not names_someone(person.best))
