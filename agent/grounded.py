@@ -92,6 +92,7 @@ def facts_of(results: Iterable[ToolResult | None]) -> Facts:
                 facts.people.add(fold(candidate.name))
             facts.numbers.update(_numbers_in(candidate.model_dump()))
         _add(facts, result.data)
+        facts.texts += _about(result)
     return facts
 
 
@@ -143,6 +144,13 @@ def _add(facts: Facts, data: Any) -> None:
         facts.add_movie(data)
     elif isinstance(data, Rows):
         facts.texts += [fold(" ".join(str(v) for v in row.values())) for row in data]
+
+
+def _about(result: ToolResult) -> list[str]:
+    """What a declared tool's rows are about: its message names the movies and people its
+    arguments resolved to ("10 rows for director: Quentin Tarantino."), words our code writes,
+    so "Quentin Tarantino's best films are …" is held. Other tools' messages are not read."""
+    return [fold(result.message)] if isinstance(result.data, Rows) and result.message else []
 
 
 def unsupported(

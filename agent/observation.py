@@ -80,7 +80,7 @@ def _compact(value: Any) -> Any:
             if item is None or item == "" or item == [] or item == {}:
                 continue
             out[key] = item
-        return _labelled(out)
+        return labelled(out)
     if isinstance(value, list):
         return [_compact(v) for v in value]
     if isinstance(value, float):
@@ -88,7 +88,7 @@ def _compact(value: Any) -> Any:
     return value
 
 
-def _labelled(row: dict[str, Any]) -> Any:
+def labelled(row: dict[str, Any]) -> Any:
     """A row's `title` and `year` as one `movie` label first; a row of nothing else as the label."""
     title, year = row.get("title"), row.get("year")
     if not isinstance(title, str) or not isinstance(year, int) or isinstance(year, bool):

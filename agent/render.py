@@ -10,11 +10,13 @@ English. Lists are joined with the language's own comma and "and" (`list_more`, 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from agent.observation import labelled
 from agent.prompt import PROMPTS_DIR, PromptTemplate
 from semantic_layer.tools.payloads import (
     Film,
@@ -37,6 +39,7 @@ MAIN_CAST = 4  # actors named for a movie
 FILMS_PER_ROLE = 5  # films listed per role (directed, acted in) for a person
 RECOMMENDED = 5  # recommendations listed
 ROWS = 5  # rows of a declared tool listed
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
 @cache
@@ -161,18 +164,35 @@ def _your_rating(payload: YourRating, language: str) -> str:
     return _say(language, "rating_yours", rating=_number(payload.rating), movie=payload.label)
 
 
-def _row(row: dict[str, Any], language: str) -> str:
-    values = [
-        _number(v) if isinstance(v, float) else str(v)
-        for v in row.values()
-        if v is not None and v != "" and not isinstance(v, (dict, list))
-    ]
-    return _join(language, values)
+def _row(row: dict[str, Any]) -> str:
+    """A declared tool's row as the model reads it: its movie label (or first value) first,
+    then each other column by its name ("Heat (1995): rating avg 4.25, rating count 110")."""
+    kept = {
+        key: value for key, value in row.items()
+        if value is not None and value != "" and not isinstance(value, (dict, list))
+    }  # fmt: skip
+    shown = labelled(kept)
+    if not isinstance(shown, dict):
+        return str(shown)
+    if not shown:
+        return ""
+    first, *rest = shown.items()
+    values = [f"{_words(key)} {_value(value)}" for key, value in rest]
+    return f"{_value(first[1])}: {', '.join(values)}" if values else _value(first[1])
+
+
+def _words(column: str) -> str:
+    """A column's name as words: `ratingAvg` and `rating_avg` are "rating avg"."""
+    return _CAMEL.sub(" ", column).replace("_", " ").lower()
+
+
+def _value(value: Any) -> str:
+    return _number(value) if isinstance(value, float) else str(value)
 
 
 def _rows(rows: Sequence[dict[str, Any]], language: str) -> str:
     lines = [_say(language, "rows", count=str(len(rows)))]
-    lines += [_say(language, "row", row=_row(row, language)) for row in rows[:ROWS]]
+    lines += [_say(language, "row", row=_row(row)) for row in rows[:ROWS]]
     return "\n".join(lines)
 
 

@@ -13,6 +13,7 @@ from semantic_layer.tools.payloads import (
     Film,
     MovieCard,
     PersonCard,
+    Rows,
     SmalltalkReply,
     StoredRating,
     YourRating,
@@ -46,6 +47,18 @@ def test_help_text_is_not_a_fact(movie_graph: Any) -> None:
                            data=SmalltalkReply(examples=["Recommend something like Heat"]))  # fmt: skip
     problems = unsupported("Try Heat (1995), starring Tom Hanks!", [smalltalk], movie_graph)
     assert any("Heat" in p for p in problems) and any("Tom Hanks" in p for p in problems)
+
+
+def test_the_person_a_declared_tool_was_asked_about_is_held(movie_graph: Any) -> None:
+    rows = Rows(
+        [{"title": "Pulp Fiction", "year": 1994}, {"title": "Reservoir Dogs", "year": 1992}]
+    )
+    result = ToolResult(tool="top_movies_by_director", kind="rows", data=rows,
+                        message="2 rows for director: Quentin Tarantino.")  # fmt: skip
+    answer = "Quentin Tarantino's best films are Pulp Fiction (1994) and Reservoir Dogs (1992)."
+    assert unsupported(answer, [result], movie_graph) == []
+    problems = unsupported("Pulp Fiction (1994) stars Tom Hanks.", [result], movie_graph)
+    assert any("Tom Hanks" in p for p in problems)
 
 
 def test_a_wrong_year_is_caught(movie_graph: Any) -> None:

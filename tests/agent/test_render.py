@@ -248,10 +248,16 @@ def test_the_last_useful_result_is_rendered() -> None:
     assert answer == "Stored 5/5 for Jaws (1975)."
 
 
-def test_rows_of_a_declared_tool_list_their_values() -> None:
-    rows = Rows([{"title": "Heat", "year": 1995, "score": 4.25}, {"title": "Ronin", "year": None}])
+def test_rows_of_a_declared_tool_list_each_value_by_its_column() -> None:
+    rows = Rows([
+        {"title": "Heat", "year": 1995, "ratingAvg": 4.25, "imdb_rating": 8.3},
+        {"title": "Ronin", "year": None},
+        {"name": "Robert De Niro", "films": 3},
+    ])  # fmt: skip
     answer = render_answer([_ok(rows, "rows")], "en")
-    assert "Heat, 1995 and 4.25" in answer and "Ronin" in answer and "None" not in answer
+    assert "- Heat (1995): rating avg 4.25, imdb rating 8.3" in answer.splitlines()
+    assert "- Ronin" in answer.splitlines() and "None" not in answer
+    assert "- Robert De Niro: films 3" in answer.splitlines()
 
 
 def test_a_language_without_templates_gets_english() -> None:
