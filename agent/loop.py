@@ -252,7 +252,7 @@ class Agent:
         # a thought opens the first call only: after an Observation the model answers (a
         # thought there would leave it only tools to call, as the Final Answer takes none)
         thought = self._thought and not run.steps
-        return step_schema(offered, tools_only=tools_only, thought=thought, linked=run.linked)
+        return step_schema(offered, tools_only=tools_only, thought=thought, linked=run.arguments)
 
     def _call_llm(
         self,
@@ -372,7 +372,7 @@ class Agent:
         while True:
             messages = self._prompt.messages(
                 run.question, history, run.scratchpad, final_only, linked=run.linked,
-                earlier=run.earlier, language=run.language,
+                earlier=run.asked, language=run.language,
             )  # fmt: skip
             if len(history) < 2 or _prompt_size(messages) <= self._prompt_budget() - reserve:
                 return messages
@@ -461,7 +461,10 @@ class _Run:
         self.candidates: list[Candidate] = []
         self.fallback_answer: str | None = None
         self.linked = Linked()  # what the question mentions
-        self.earlier = Linked()  # what the last turns mentioned (for "it", "he", "that one")
+        self.arguments = Linked()  # what tool arguments may name (Linked.with_subject)
+        # what the user asked about in the last turns (for "it", "he", "that one"); the
+        # answers' names are left out of it ("more like that" is not every title listed)
+        self.asked = Linked()
         self.language = detect_language(question)
         self.rendered: list[str] = []  # why the answer was rendered from the rows, if it was
         self.started = time.perf_counter()
@@ -475,13 +478,15 @@ class _Run:
         """Link the question, and the last turns for a follow-up, to the graph."""
         graph = self.context.graph
         self.linked = link(graph, self.question)
+        self.arguments = self.linked
         turns = self.history[-2 * EARLIER_TURNS :]
         if turns:
-            earlier = [link(graph, m.content) for m in reversed(turns)]
-            merged = Linked()
-            for found in earlier:
-                merged = merged.merged(found)
-            self.earlier = merged
+            asked = [link(graph, m.content) for m in reversed(turns) if m.role == "user"]
+            self.asked = _merged(asked)
+            # the last movie or person the user asked about; a turn that wrote numbers rated
+            # what it named ("Rate The Big Lebowski 5."), and the user's ratings speak for it
+            subject = next((f for f in asked if _asked_about(f)), None)
+            self.arguments = self.linked.with_subject(subject)
 
     def note_result(self, result: ToolResult) -> None:
         if result.new_user_id is not None:  # the guest has a user of their own from now on
@@ -533,6 +538,19 @@ def _answered(run: _Run) -> str | None:
         return None
     run.rendered = [why]
     return answer
+
+
+def _asked_about(found: Linked) -> bool:
+    """Whether an earlier question names a movie or a person it asks about, not one it rates."""
+    return bool(found.strong_movies() or found.strong_people()) and not found.numbers
+
+
+def _merged(found: Sequence[Linked]) -> Linked:
+    """The mentions of several texts, the first text's first."""
+    merged = Linked()
+    for one in found:
+        merged = merged.merged(one)
+    return merged
 
 
 def _one_dated(candidates: Sequence[Candidate], linked: Linked) -> bool:

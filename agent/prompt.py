@@ -175,13 +175,14 @@ class ReactPrompt:
     def _question(
         self, text: str, linked: Linked | None = None, earlier: Linked | None = None
     ) -> ChatMessage:
+        """The question, what linking found in it, and what the user asked about earlier in
+        the conversation (`earlier`: the user's turns only; "more like that" is about their
+        movie, not every title an answer listed)."""
         content = self._templates["question"].format(question=text)
-        found = describe_linked(linked) if linked is not None else ""
-        if found:
-            content += "\n" + self._templates["linked"].format(found=found)
-        before = describe_linked(earlier) if earlier is not None else ""
-        if before:
-            content += "\n" + self._templates["earlier"].format(found=before)
+        for template, found in (("linked", linked), ("earlier", earlier)):
+            described = describe_linked(found) if found is not None else ""
+            if described:
+                content += "\n" + self._templates[template].format(found=described)
         return ChatMessage(role="user", content=content)
 
 

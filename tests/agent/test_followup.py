@@ -34,7 +34,8 @@ def test_the_follow_up_prompt_names_what_the_last_turns_mentioned(
     tools: list[ScriptedTool], movie_graph: Any
 ) -> None:
     """In `movieagent chat`: "it" in the follow-up is the movie the last turn was about, found
-    by linking the last turns to the graph (no text round trip)."""
+    by linking the user's last turns to the graph (no text round trip); the names an answer
+    listed are not what the user asked about."""
     tools[1].results.append(heat_facts())
     llm = ScriptedLLM(
         call("information", entity="Heat"),
@@ -50,8 +51,7 @@ def test_the_follow_up_prompt_names_what_the_last_turns_mentioned(
     text = follow_up.content
     assert text.endswith(
         "You: It was directed by Michael Mann.\n\n"
-        "Question: Who stars in it?\nEarlier in the conversation: movie Heat (1995); "
-        "director Michael Mann."
+        "Question: Who stars in it?\nEarlier, the user asked about: movie Heat (1995)."
     )
 
 
@@ -85,3 +85,37 @@ def test_a_name_written_otherwise_shows_how_it_was_written(
     ]:
         text = prompt.messages(question, linked=link(movie_graph, question))[-1].content
         assert text.endswith(f"Found in the graph: {found}")
+
+
+def test_a_follow_up_that_narrows_is_offered_the_movie_asked_about_not_one_rated(
+    movie_graph: Any,
+) -> None:
+    """The movies a follow-up's tool call may name: the movie the user last asked about when
+    the question only narrows ("any from the 90s like that?"); a movie they rated earlier
+    ("Rate The Big Lebowski 5.") is in their ratings already, and is not offered."""
+    from pydantic import BaseModel, Field
+
+    from agent.llm.base import ChatMessage
+    from semantic_layer.linking.arguments import YEAR_FROM, YEAR_TO, entity
+    from semantic_layer.tools.contract import ToolContext
+
+    class Input(BaseModel):
+        movies: list[str] = Field(default_factory=list, json_schema_extra=entity("movie"))
+        year_from: int | None = Field(None, json_schema_extra=entity(YEAR_FROM))
+        year_to: int | None = Field(None, json_schema_extra=entity(YEAR_TO))
+
+    def movies_schema(earlier: str) -> dict[str, Any]:
+        llm = ScriptedLLM(final("Fine."))
+        tool = ScriptedTool("recommend", "Movies to watch.", Input)
+        history = [ChatMessage(role="user", content=earlier),
+                   ChatMessage(role="assistant", content="Aliens (1986) and Heat (1995).")]  # fmt: skip
+        Agent(llm, [tool]).ask("any from the 90s like that?", history, ToolContext(movie_graph))
+        options = (llm.requests[0].json_schema or {})["properties"]["action_input"]["anyOf"]
+        found: dict[str, Any] = next(o for o in options if "movies" in o.get("properties", {}))
+        return found
+
+    asked = movies_schema("Films like Alien?")
+    assert "movies" in asked["required"] and "Alien" in str(asked["properties"]["movies"])
+    assert "Aliens" not in str(asked["properties"]["movies"])  # the answer's, not the user's
+    rated = movies_schema("Rate The Big Lebowski 5.")
+    assert "movies" not in rated.get("required", []) and "Lebowski" not in str(rated)
