@@ -481,11 +481,12 @@ class _Run:
         self.arguments = self.linked
         turns = self.history[-2 * EARLIER_TURNS :]
         if turns:
-            asked = [link(graph, m.content) for m in reversed(turns) if m.role == "user"]
+            # what the user asked about; a turn that wrote numbers rated what it named ("Rate
+            # The Big Lebowski 5."), and the user's ratings speak for it
+            users = [link(graph, m.content) for m in reversed(turns) if m.role == "user"]
+            asked = [found for found in users if not found.numbers]
             self.asked = _merged(asked)
-            # the last movie or person the user asked about; a turn that wrote numbers rated
-            # what it named ("Rate The Big Lebowski 5."), and the user's ratings speak for it
-            subject = next((f for f in asked if _asked_about(f)), None)
+            subject = next((f for f in asked if f.strong_movies() or f.strong_people()), None)
             self.arguments = self.linked.with_subject(subject)
 
     def note_result(self, result: ToolResult) -> None:
@@ -538,11 +539,6 @@ def _answered(run: _Run) -> str | None:
         return None
     run.rendered = [why]
     return answer
-
-
-def _asked_about(found: Linked) -> bool:
-    """Whether an earlier question names a movie or a person it asks about, not one it rates."""
-    return bool(found.strong_movies() or found.strong_people()) and not found.numbers
 
 
 def _merged(found: Sequence[Linked]) -> Linked:

@@ -92,7 +92,8 @@ def test_a_follow_up_that_narrows_is_offered_the_movie_asked_about_not_one_rated
 ) -> None:
     """The movies a follow-up's tool call may name: the movie the user last asked about when
     the question only narrows ("any from the 90s like that?"); a movie they rated earlier
-    ("Rate The Big Lebowski 5.") is in their ratings already, and is not offered."""
+    ("Rate The Big Lebowski 5.") is in their ratings already: neither offered nor named as
+    what they asked about."""
     from pydantic import BaseModel, Field
 
     from agent.llm.base import ChatMessage
@@ -104,7 +105,7 @@ def test_a_follow_up_that_narrows_is_offered_the_movie_asked_about_not_one_rated
         year_from: int | None = Field(None, json_schema_extra=entity(YEAR_FROM))
         year_to: int | None = Field(None, json_schema_extra=entity(YEAR_TO))
 
-    def movies_schema(earlier: str) -> dict[str, Any]:
+    def movies_schema(earlier: str) -> tuple[dict[str, Any], str]:
         llm = ScriptedLLM(final("Fine."))
         tool = ScriptedTool("recommend", "Movies to watch.", Input)
         history = [ChatMessage(role="user", content=earlier),
@@ -112,10 +113,12 @@ def test_a_follow_up_that_narrows_is_offered_the_movie_asked_about_not_one_rated
         Agent(llm, [tool]).ask("any from the 90s like that?", history, ToolContext(movie_graph))
         options = (llm.requests[0].json_schema or {})["properties"]["action_input"]["anyOf"]
         found: dict[str, Any] = next(o for o in options if "movies" in o.get("properties", {}))
-        return found
+        return found, llm.requests[0].messages[-1].content.splitlines()[-1]
 
-    asked = movies_schema("Films like Alien?")
+    asked, line = movies_schema("Films like Alien?")
     assert "movies" in asked["required"] and "Alien" in str(asked["properties"]["movies"])
     assert "Aliens" not in str(asked["properties"]["movies"])  # the answer's, not the user's
-    rated = movies_schema("Rate The Big Lebowski 5.")
+    assert line == "Earlier, the user asked about: movie Alien (1979)."
+    rated, line = movies_schema("Rate The Big Lebowski 5.")
     assert "movies" not in rated.get("required", []) and "Lebowski" not in str(rated)
+    assert "Lebowski" not in line
