@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from agent.llm.forced_text import ForcedText
+from agent.llm.prompt_lookup import NGRAM, draft, install_outputs
 
 
 class GrammarFirstSampler:
@@ -195,6 +196,43 @@ def _forced_start(llm: Any, args: Sequence[Any], kwargs: dict[str, Any]) -> list
     return [] if any(finder.is_end(t) for t in start) else start
 
 
+def _drafting(llm: Any, at: int, token: int) -> bool:
+    """Whether a draft may follow `token`, written at `at`: drafting is on (`DRAFT_ENV`) and
+    no drafted token after it is still to be checked (the KV cache ends here, or the token
+    differs from the one drafted for its place, which `Llama.generate` then drops)."""
+    if not getattr(llm, "_prompt_lookup", False):
+        return False
+    return at >= llm.n_tokens or int(llm.input_ids[at]) != token
+
+
+def _cached(llm: Any, prompt: Sequence[int]) -> int:
+    """How many of `prompt`'s first tokens the KV cache holds already."""
+    held = llm.input_ids[: llm.n_tokens]
+    same = 0
+    for a, b in zip(held, prompt, strict=False):
+        if int(a) != b:
+            break
+        same += 1
+    return same
+
+
+def _draft(llm: Any, fresh: Sequence[int], written_from: int, at: int, token: int) -> list[int]:
+    """A prompt-lookup draft to evaluate with `token` (`prompt_lookup.draft`) from `fresh`,
+    the prompt's tokens this request added (the question, the Observation: not the
+    instructions' examples, which a thought would copy from wrongly), its logits asked for at
+    every position."""
+    written = [*(int(t) for t in llm.input_ids[max(written_from, at - NGRAM) : at]), token]
+    drafted = draft(written, fresh)
+    room = llm._n_ctx - at - 1
+    drafted = drafted[: max(0, min(room, llm.n_batch - 1))]
+    for i, piece in enumerate(drafted):  # a quote ends a string of the Observation's JSON,
+        if b'"' in llm.detokenize([piece]):  # which the answer's string cannot write as is
+            drafted = drafted[:i]
+            break
+    llm._draft_outputs = bool(drafted)
+    return drafted
+
+
 def install() -> None:
     """Make `Llama` sample greedy constrained generations grammar-last (idempotent)."""
     from llama_cpp import Llama
@@ -224,8 +262,11 @@ def install() -> None:
         evaluated at all."""
         start = _forced_start(self, args, kwargs)
         self._forced_start = start  # read by `_init_sampler`, which `original_generate` calls
-        inner = original_generate(self, [*tokens, *start], *args, **kwargs)
+        prompt = [*tokens, *start]
+        fresh = prompt[_cached(self, prompt) :]  # what this request gives the model to read
+        inner = original_generate(self, prompt, *args, **kwargs)
         extra: list[int] | None = None
+        at = len(prompt)  # where the next token the inner generator yields sits
         while True:
             try:
                 token = inner.send(extra)
@@ -243,9 +284,13 @@ def install() -> None:
                 yield from ending
                 return
             batch = sampler.take_batch() if grammar_last else []
+            if grammar_last and not batch and _drafting(self, at, token):
+                batch = _draft(self, fresh, len(prompt), at, token)
+            at += 1
             sent = yield token
             extra = batch or sent
 
+    install_outputs(Llama)
     _init_sampler.grammar_first = True  # type: ignore[attr-defined]
     generate.grammar_first = True  # type: ignore[attr-defined]
     Llama._init_sampler = _init_sampler  # type: ignore[method-assign]

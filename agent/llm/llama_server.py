@@ -17,7 +17,9 @@ a child process (`agent.llm.llama_supervisor`); `movieagent llm serve` runs it a
   (`grammar_first`): the same tokens, about twice as fast to write on a CPU; text the grammar
   forces (keys, separators, the rest of a name it admits alone) is not written token by token
   but evaluated in one batch (`forced_text`), and JSON-schema grammars space JSON as
-  `json.dumps` does (`grammar_spacing`) so that those runs exist;
+  `json.dumps` does (`grammar_spacing`) so that those runs exist; what an answer copies from
+  the question and the Observation (titles, years) is drafted from them and checked in one
+  batch (`prompt_lookup`; `MOVIEAGENT_PROMPT_LOOKUP=0` switches it off);
 - `GET /props` states the context the model runs with, as llama.cpp's own server does
   (`default_generation_settings.n_ctx`), so a client reaching it as `openai+...` fits its
   prompts to it;
@@ -55,6 +57,9 @@ CONTEXT_OVERFLOW = "exceed context window"  # llama-cpp-python's ValueError for 
 #: queued requests wait instead of cutting the running stream short; logits of the last token
 #: only (all of them cost prefill time and n_ctx x vocabulary floats); no page locking
 DEFAULTS = {"interrupt_requests": False, "logits_all": False, "use_mlock": False}
+
+
+PROMPT_LOOKUP_ENV = "MOVIEAGENT_PROMPT_LOOKUP"
 
 
 def cpu_has_amx(cpuinfo: Path = CPUINFO) -> bool:
@@ -223,6 +228,8 @@ def main(argv: list[str] | None = None) -> int:
     Llama.create_chat_completion = with_usage(Llama.create_chat_completion)  # type: ignore[method-assign]
     grammar_first.install()
     grammar_spacing.install()
+    # drafts from the prompt for what an answer copies (`prompt_lookup`); "0" switches them off
+    Llama._prompt_lookup = os.environ.get(PROMPT_LOOKUP_ENV, "1") != "0"  # type: ignore[attr-defined]
     state_context(app, model.n_ctx)
     say(n_ctx=model.n_ctx, n_threads=model.n_threads, model=model.model, pid=os.getpid())
     uvicorn.run(app, host=server.host, port=server.port, log_level="warning")

@@ -41,6 +41,7 @@ def install(monkeypatch: pytest.MonkeyPatch, jump_forward: bool = False) -> None
     # recorded first, so the class gets its own methods back after the test
     monkeypatch.setattr(llama_cpp.Llama, "_init_sampler", llama_cpp.Llama._init_sampler)
     monkeypatch.setattr(llama_cpp.Llama, "generate", llama_cpp.Llama.generate)
+    monkeypatch.setattr(llama_cpp.Llama, "eval", llama_cpp.Llama.eval)
     if not jump_forward:  # grammar-last alone, every token chosen by the model
         monkeypatch.setattr(ForcedText, "of", classmethod(lambda cls, model: None))
     grammar_first.install()
@@ -176,3 +177,51 @@ def test_the_forced_opening_is_read_with_the_prompt_and_a_forced_ending_is_not_r
     closing = llm.tokenize(b'"}}', add_bos=False)
     assert evaluated[-len(closing) :] != closing
     assert len(evaluated) < len(prompt) + out["usage"]["completion_tokens"]
+
+
+FILMS = "Reservoir Dogs (1992), Pulp Fiction (1994), Jackie Brown (1997)"
+COPY = f'{{"action": "Final Answer", "action_input": "{FILMS}"}}\n' * 3  # then a fourth
+ANSWER = {
+    "type": "object",
+    "properties": {"action": {"const": "Final Answer"}, "action_input": {"type": "string"}},
+    "required": ["action", "action_input"],
+}
+
+
+def test_prompt_lookup_drafts_keep_the_text_and_save_model_steps(
+    llm: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Copying titles and years from the prompt: drafted tokens are checked in one batch, and
+    the text is the one written token by token."""
+    from agent.llm import grammar_spacing
+
+    monkeypatch.setattr(
+        llama_cpp.LlamaGrammar, "from_json_schema", llama_cpp.LlamaGrammar.from_json_schema
+    )
+    grammar_spacing.install()
+    install(monkeypatch, jump_forward=True)
+    batches: list[list[int]] = []
+    evaluate = llama_cpp.Llama.eval
+    monkeypatch.setattr(
+        llama_cpp.Llama,
+        "eval",
+        lambda self, tokens: batches.append(list(tokens)) or evaluate(self, tokens),
+    )
+
+    def answer(lookup: bool) -> tuple[str, int]:
+        monkeypatch.setattr(llm, "_prompt_lookup", lookup, raising=False)
+        llm.reset()
+        batches.clear()
+        out = llm.create_completion(
+            COPY,
+            max_tokens=80,
+            temperature=0.0,
+            grammar=llama_cpp.LlamaGrammar.from_json_schema(json.dumps(ANSWER), verbose=False),
+        )
+        return str(out["choices"][0]["text"]), len(batches)
+
+    plain, plain_steps = answer(False)
+    drafted, drafted_steps = answer(True)
+    assert "Pulp Fiction (1994)" in plain  # the model copies the list, years and all
+    assert drafted == plain
+    assert drafted_steps < plain_steps
