@@ -264,6 +264,7 @@ def install() -> None:
         self._forced_start = start  # read by `_init_sampler`, which `original_generate` calls
         prompt = [*tokens, *start]
         fresh = prompt[_cached(self, prompt) :]  # what this request gives the model to read
+        self._draft_outputs = False  # a draft of a generation that stopped is not this one's
         inner = original_generate(self, prompt, *args, **kwargs)
         extra: list[int] | None = None
         at = len(prompt)  # where the next token the inner generator yields sits
