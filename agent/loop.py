@@ -252,7 +252,7 @@ class Agent:
         # a thought opens the first call only: after an Observation the model answers (a
         # thought there would leave it only tools to call, as the Final Answer takes none)
         thought = self._thought and not run.steps
-        return step_schema(offered, tools_only=tools_only, thought=thought, linked=run.arguments)
+        return step_schema(offered, tools_only=tools_only, thought=thought, linked=run.linked)
 
     def _call_llm(
         self,
@@ -461,7 +461,6 @@ class _Run:
         self.candidates: list[Candidate] = []
         self.fallback_answer: str | None = None
         self.linked = Linked()  # what the question mentions
-        self.arguments = Linked()  # what tool arguments may name (Linked.with_subject)
         # what the user asked about in the last turns (for "it", "he", "that one"); the
         # answers' names are left out of it ("more like that" is not every title listed)
         self.asked = Linked()
@@ -478,16 +477,12 @@ class _Run:
         """Link the question, and the last turns for a follow-up, to the graph."""
         graph = self.context.graph
         self.linked = link(graph, self.question)
-        self.arguments = self.linked
         turns = self.history[-2 * EARLIER_TURNS :]
         if turns:
             # what the user asked about; a turn that wrote numbers rated what it named ("Rate
             # The Big Lebowski 5."), and the user's ratings speak for it
             users = [link(graph, m.content) for m in reversed(turns) if m.role == "user"]
-            asked = [found for found in users if not found.numbers]
-            self.asked = _merged(asked)
-            subject = next((f for f in asked if f.strong_movies() or f.strong_people()), None)
-            self.arguments = self.linked.with_subject(subject)
+            self.asked = _merged([found for found in users if not found.numbers])
 
     def note_result(self, result: ToolResult) -> None:
         if result.new_user_id is not None:  # the guest has a user of their own from now on

@@ -100,24 +100,6 @@ class Linked(BaseModel):
     def is_empty(self) -> bool:
         return not (self.movies or self.people or self.genres or self.years)
 
-    def with_subject(self, earlier: Linked | None) -> Linked:
-        """The mentions a tool's arguments may take: this text's; when it names only what to
-        narrow by (genres, years) and no movie or person, also the movies and people of
-        `earlier`, the last thing the user asked about ("any from the 90s like that?" after
-        "Films like Alien?"). Their offsets are moved past this text's, so no span of theirs
-        is taken for one of its own."""
-        if earlier is None or self.strong_movies() or self.strong_people():
-            return self
-        if not (self.genres or self.years):
-            return self
-        shift = 1 + max(m.end for m in [*self.genres, *self.years])
-        return self.model_copy(
-            update={
-                "movies": [_shifted(m, shift) for m in earlier.strong_movies()],
-                "people": [_shifted(p, shift) for p in earlier.strong_people()],
-            }
-        )
-
     def merged(self, other: Linked) -> Linked:
         """This text's mentions, then `other`'s of things not mentioned here."""
         movies = {c.movie_id for m in self.movies for c in m.candidates}
@@ -131,7 +113,3 @@ class Linked(BaseModel):
             numbers=self.numbers,  # what this text states, never an earlier one
             rates_in_words=self.rates_in_words,  # this text's, as its numbers
         )
-
-
-def _shifted[M: (MovieMention, PersonMention)](mention: M, by: int) -> M:
-    return mention.model_copy(update={"start": mention.start + by, "end": mention.end + by})

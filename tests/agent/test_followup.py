@@ -87,38 +87,24 @@ def test_a_name_written_otherwise_shows_how_it_was_written(
         assert text.endswith(f"Found in the graph: {found}")
 
 
-def test_a_follow_up_that_narrows_is_offered_the_movie_asked_about_not_one_rated(
-    movie_graph: Any,
+def test_what_the_user_asked_about_leaves_out_what_they_rated(
+    tools: list[ScriptedTool], movie_graph: Any
 ) -> None:
-    """The movies a follow-up's tool call may name: the movie the user last asked about when
-    the question only narrows ("any from the 90s like that?"); a movie they rated earlier
-    ("Rate The Big Lebowski 5.") is in their ratings already: neither offered nor named as
-    what they asked about."""
-    from pydantic import BaseModel, Field
-
+    """The earlier line names what the user asked about in the last turns: not the titles an
+    answer listed ("more like that" is not all of them), nor a movie the user rated ("Rate The
+    Big Lebowski 5."), which their ratings carry already ("Pick a comedy for me" after it is
+    not a comedy like The Big Lebowski)."""
     from agent.llm.base import ChatMessage
-    from semantic_layer.linking.arguments import YEAR_FROM, YEAR_TO, entity
     from semantic_layer.tools.contract import ToolContext
 
-    class Input(BaseModel):
-        movies: list[str] = Field(default_factory=list, json_schema_extra=entity("movie"))
-        year_from: int | None = Field(None, json_schema_extra=entity(YEAR_FROM))
-        year_to: int | None = Field(None, json_schema_extra=entity(YEAR_TO))
-
-    def movies_schema(earlier: str) -> tuple[dict[str, Any], str]:
+    def earlier_line(user: str, answer: str) -> str:
         llm = ScriptedLLM(final("Fine."))
-        tool = ScriptedTool("recommend", "Movies to watch.", Input)
-        history = [ChatMessage(role="user", content=earlier),
-                   ChatMessage(role="assistant", content="Aliens (1986) and Heat (1995).")]  # fmt: skip
-        Agent(llm, [tool]).ask("any from the 90s like that?", history, ToolContext(movie_graph))
-        options = (llm.requests[0].json_schema or {})["properties"]["action_input"]["anyOf"]
-        found: dict[str, Any] = next(o for o in options if "movies" in o.get("properties", {}))
-        return found, llm.requests[0].messages[-1].content.splitlines()[-1]
+        history = [ChatMessage(role="user", content=user),
+                   ChatMessage(role="assistant", content=answer)]  # fmt: skip
+        Agent(llm, tools).ask("any from the 90s like that?", history, ToolContext(movie_graph))
+        return llm.requests[0].messages[-1].content.splitlines()[-1]
 
-    asked, line = movies_schema("Films like Alien?")
-    assert "movies" in asked["required"] and "Alien" in str(asked["properties"]["movies"])
-    assert "Aliens" not in str(asked["properties"]["movies"])  # the answer's, not the user's
-    assert line == "Earlier, the user asked about: movie Alien (1979)."
-    rated, line = movies_schema("Rate The Big Lebowski 5.")
-    assert "movies" not in rated.get("required", []) and "Lebowski" not in str(rated)
-    assert "Lebowski" not in line
+    asked = earlier_line("Films like Alien?", "Viewers who liked Alien (1979) also liked Aliens.")
+    assert asked == "Earlier, the user asked about: movie Alien (1979)."
+    rated = earlier_line("Rate The Big Lebowski 5.", "Stored 5/5 for The Big Lebowski (1998).")
+    assert "Lebowski" not in rated and not rated.startswith("Earlier,")

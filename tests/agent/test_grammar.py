@@ -255,27 +255,3 @@ def test_a_rating_is_one_the_user_wrote_when_they_wrote_numbers(movie_graph: obj
     step = step_schema([memory], linked=link(movie_graph, "Give Heat 4.5/5, please."))
     grammar = LlamaGrammar.from_json_schema(json.dumps(step), verbose=False)._grammar
     assert '"4.5"' in grammar
-
-
-def test_a_follow_up_that_only_narrows_offers_the_movie_asked_about(movie_graph: object) -> None:
-    """A follow-up "any from the 90s like that?" after "Films like Alien?": the years alone were
-    written and Alien was lost. The movie the user asked about is offered, and the list of
-    movies is written (possibly empty: the model decides whether "that" is it)."""
-    from semantic_layer.linking.linker import link
-
-    class Input(BaseModel):
-        movies: list[str] = Field(default_factory=list, json_schema_extra=entity("movie"))
-        year_from: int | None = Field(None, json_schema_extra=entity(YEAR_FROM))
-        year_to: int | None = Field(None, json_schema_extra=entity(YEAR_TO))
-
-    tool = ScriptedTool("recommend", "Movies to watch.", Input)
-    asked = link(movie_graph, "Films like Alien?")
-    follow_up = link(movie_graph, "any from the 90s like that?").with_subject(asked)
-    schema = tool_input_schema(tool, follow_up)
-    assert "movies" in schema["required"]
-    assert "Alien" in json.dumps(schema["properties"]["movies"])
-    # a question that names its own movie, or names nothing to narrow by, is left as it is
-    own = link(movie_graph, "Films like Heat from the 90s?")
-    assert own.with_subject(asked) == own
-    bare = link(movie_graph, "Recommend something for me.")
-    assert bare.with_subject(asked) == bare
