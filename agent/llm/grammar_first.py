@@ -197,10 +197,13 @@ def _forced_start(llm: Any, args: Sequence[Any], kwargs: dict[str, Any]) -> list
 
 
 def _drafting(llm: Any, at: int, token: int) -> bool:
-    """Whether a draft may follow `token`, written at `at`: drafting is on (`DRAFT_ENV`) and
-    no drafted token after it is still to be checked (the KV cache ends here, or the token
-    differs from the one drafted for its place, which `Llama.generate` then drops)."""
-    if not getattr(llm, "_prompt_lookup", False):
+    """Whether a draft may follow `token`, written at `at`: drafting is on (the server sets
+    `_prompt_lookup`) and no drafted token after it is still to be checked (the KV cache ends
+    here, or the token differs from the one drafted for its place, which `Llama.generate` then
+    drops)."""
+    if not getattr(llm, "_prompt_lookup", False) or llm.draft_model is not None:
+        return False  # off, or llama-cpp-python drafts itself (`--draft_model`)
+    if llm._logits_all:  # it keeps every token's logits (log-probabilities): left as it is
         return False
     return at >= llm.n_tokens or int(llm.input_ids[at]) != token
 
