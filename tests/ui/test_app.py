@@ -90,11 +90,11 @@ def test_ambiguous_title_gives_candidate_buttons(app: AppTest, writable_graph: A
     assert app.chat_message[2].markdown[0].value == "Who directed Casino? (I mean Casino (1995))"
     assert "directed by Martin Scorsese" in _texts(app.chat_message[3].markdown)
     assert info.calls[-1]["entity"] == "Casino (1995)"
-    # the follow-up's prompt names what the first turn mentioned: the two candidates
-    assert (
-        "Earlier in the conversation: movie Casino (1995); movie Casino Royale (2006)."
-        in llm.requests[1].messages[-1].content
-    )
+    # the follow-up's prompt names what the user asked about in the first turn; the
+    # candidates the answer offered are in the conversation, not taken for what was asked
+    follow_up = llm.requests[1].messages[-1].content
+    assert "Earlier, the user asked about: movie Casino (1995)." in follow_up
+    assert "Casino Royale" not in follow_up.rsplit("Question:", 1)[1]
     assert "**Directed by:** Martin Scorsese" in _texts(app.markdown)
     # the old candidates are not offered again
     assert not [b for b in app.button if b.key and b.key.startswith("candidate-")]
