@@ -26,6 +26,7 @@ from agent.language import detect_language
 from semantic_layer.linking.genres import genre_of
 from semantic_layer.linking.linker import link
 from semantic_layer.linking.mentions import Linked, MovieMention
+from semantic_layer.linking.names import year_after
 from semantic_layer.normalize import fold
 from semantic_layer.resolve.reader import Reader
 from semantic_layer.tools.payloads import (
@@ -242,14 +243,14 @@ def _held(movie: MovieMention, facts: Facts) -> list[int]:
 def _names(linked: Linked, facts: Facts, sentence: str) -> list[str]:
     problems = []
     for movie in linked.strong_movies():
-        if genre_of(movie.text) is not None and _year_after(sentence, movie.end) is None:
+        if genre_of(movie.text) is not None and year_after(sentence, movie.end) is None:
             continue  # "Adventure" is the genre, not *L'Avventura* (1960): a film has its year
         held = _held(movie, facts)
         held_rows = any(movie.best.name.casefold() in t for t in facts.texts)
         if not held and not held_rows:
             problems.append(f"movie {movie.best.label}")
             continue
-        year = _year_after(sentence, movie.end)
+        year = year_after(sentence, movie.end)
         if year is not None and held and all(facts.movies[i] not in (None, year) for i in held):
             problems.append(f"{movie.best.title} ({year}): the row says {facts.movies[held[0]]}")
     for person in linked.strong_people():
@@ -298,8 +299,3 @@ def _numbers(answer: str, facts: Facts) -> list[str]:
         if value <= RATING_SCALE and not any(abs(value - n) <= slack for n in facts.numbers):
             problems.append(f"number {m.group(0)}")
     return problems
-
-
-def _year_after(sentence: str, end: int) -> int | None:
-    match = re.match(r"\s*\((\d{4})\)", sentence[end:])
-    return int(match.group(1)) if match else None

@@ -208,17 +208,6 @@ def _drafting(llm: Any, at: int, token: int) -> bool:
     return at >= llm.n_tokens or int(llm.input_ids[at]) != token
 
 
-def _cached(llm: Any, prompt: Sequence[int]) -> int:
-    """How many of `prompt`'s first tokens the KV cache holds already."""
-    held = llm.input_ids[: llm.n_tokens]
-    same = 0
-    for a, b in zip(held, prompt, strict=False):
-        if int(a) != b:
-            break
-        same += 1
-    return same
-
-
 def _draft(llm: Any, fresh: Sequence[int], written_from: int, at: int, token: int) -> list[int]:
     """A prompt-lookup draft to evaluate with `token` (`prompt_lookup.draft`) from `fresh`,
     the prompt's tokens this request added (the question, the Observation: not the
@@ -266,7 +255,8 @@ def install() -> None:
         start = _forced_start(self, args, kwargs)
         self._forced_start = start  # read by `_init_sampler`, which `original_generate` calls
         prompt = [*tokens, *start]
-        fresh = prompt[_cached(self, prompt) :]  # what this request gives the model to read
+        cached = Llama.longest_token_prefix(self._input_ids, prompt)  # what the KV cache holds
+        fresh = prompt[cached:]  # what this request gives the model to read
         self._draft_outputs = False  # a draft of a generation that stopped is not this one's
         inner = original_generate(self, prompt, *args, **kwargs)
         extra: list[int] | None = None

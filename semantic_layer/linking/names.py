@@ -77,7 +77,7 @@ def movie_mentions(graph: Reader, text: str, found: list[Word]) -> list[MovieMen
     mentions = []
     for at, found_here in matches.items():
         span = places[at]
-        year = _year_after(text, span.end)  # "Psycho (1998)": that one first
+        year = year_after(text, span.end)  # "Psycho (1998)": that one first
         ranked = sorted(
             found_here, key=lambda m: (m.year != year, -m.score, -m.rating_count, m.movie_id)
         )
@@ -94,7 +94,7 @@ def movie_mentions(graph: Reader, text: str, found: list[Word]) -> list[MovieMen
     return _longest_first(mentions, found)
 
 
-def _year_after(text: str, end: int) -> int | None:
+def year_after(text: str, end: int) -> int | None:
     """The year written in brackets right after a title ("Psycho (1998)"), if any."""
     match = _BRACKETED_YEAR.match(text, end)
     return int(match.group(1)) if match else None

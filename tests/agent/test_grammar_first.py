@@ -110,11 +110,9 @@ STEP = {
 }
 
 
-def step_with_jump_forward(
-    llm: Any, monkeypatch: pytest.MonkeyPatch
-) -> tuple[list[list[int]], dict[str, Any]]:
-    """One tool-call step (`STEP`) written with forced text skipped: the batches evaluated and
-    the completion."""
+def recorded_batches(monkeypatch: pytest.MonkeyPatch) -> list[list[int]]:
+    """Install the app's sampling (grammar-last, forced text in batches, `json.dumps` spacing)
+    and record every batch `Llama.eval` evaluates from here on, in the list returned."""
     from agent.llm import grammar_spacing
 
     monkeypatch.setattr(
@@ -129,6 +127,15 @@ def step_with_jump_forward(
         "eval",
         lambda self, tokens: batches.append(list(tokens)) or evaluate(self, tokens),
     )
+    return batches
+
+
+def step_with_jump_forward(
+    llm: Any, monkeypatch: pytest.MonkeyPatch
+) -> tuple[list[list[int]], dict[str, Any]]:
+    """One tool-call step (`STEP`) written with forced text skipped: the batches evaluated and
+    the completion."""
+    batches = recorded_batches(monkeypatch)
     llm.reset()
     out = llm.create_completion(
         PROMPT,
@@ -193,20 +200,7 @@ def test_prompt_lookup_drafts_keep_the_text_and_save_model_steps(
 ) -> None:
     """Copying titles and years from the prompt: drafted tokens are checked in one batch, and
     the text is the one written token by token."""
-    from agent.llm import grammar_spacing
-
-    monkeypatch.setattr(
-        llama_cpp.LlamaGrammar, "from_json_schema", llama_cpp.LlamaGrammar.from_json_schema
-    )
-    grammar_spacing.install()
-    install(monkeypatch, jump_forward=True)
-    batches: list[list[int]] = []
-    evaluate = llama_cpp.Llama.eval
-    monkeypatch.setattr(
-        llama_cpp.Llama,
-        "eval",
-        lambda self, tokens: batches.append(list(tokens)) or evaluate(self, tokens),
-    )
+    batches = recorded_batches(monkeypatch)
 
     def answer(lookup: bool) -> tuple[str, int]:
         monkeypatch.setattr(llm, "_prompt_lookup", lookup, raising=False)
