@@ -8,14 +8,17 @@ rule of shape, not of words:
 
 - Titles and names are often English inside a question in another language ("Quem dirigiu
   Apocalypse Now?", "Spirited Away の監督は誰"), or foreign inside an English one ("Who directed
-  La La Land?"). Capitalised words after the first are mostly such names, so the detector also
-  reads the question without them, and the more confident reading wins.
+  La La Land?", "Rate Gattaca a 4"). Where linking found the names a question writes, the
+  detector reads the question without them: they are no language's words. Where it found none,
+  capitalised words after the first are mostly such names, so the detector also reads the
+  question without them, and the more confident reading wins.
 - Short texts ("Hi", "Danke", "Surprise me") are guesses; below a few words the answer is
   English unless the detector is sure (a script of its own: kana, hangul, ideographs).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 
 from lingua import IsoCode639_1, LanguageDetector, LanguageDetectorBuilder
@@ -65,16 +68,34 @@ def _reading(sample: str) -> tuple[float, float, _Lingua | None]:
     return values[0].value, values[1].value if len(values) > 1 else 0.0, values[0].language
 
 
-def detect_language(text: str) -> Language:
+def _without_spans(text: str, spans: Sequence[tuple[int, int]]) -> str:
+    """The text less the character spans (start, end) given."""
+    kept, at = [], 0
+    for start, end in sorted(spans):
+        if start >= at:
+            kept.append(text[at:start])
+            at = end
+    kept.append(text[at:])
+    return " ".join(kept)
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in text.split() if any(c.isalpha() for c in w)]
+
+
+def detect_language(text: str, names: Sequence[tuple[int, int]] = ()) -> Language:
     """The ISO 639-1 code of the text's language among those answered; "en" when unsure.
 
-    The detector reads the whole text and the text less its capitalised words; the more
-    confident reading wins."""
+    `names` are the spans (start, end) of the titles and names linking found in the text: the
+    detector reads the text without them. Without any, it reads the whole text and the text
+    less its capitalised words, and the more confident reading wins."""
     text = text.encode("utf-8", "replace").decode("utf-8")  # a lone surrogate becomes "?"
-    words = [w for w in text.split() if any(c.isalpha() for c in w)]
+    words = _words(text)
     if not words:
         return DEFAULT_LANGUAGE
-    samples = {" ".join(words), " ".join(_without_names(words))}
+    rest = _words(_without_spans(text, names)) if names else []
+    whole = {" ".join(words), " ".join(_without_names(words))}
+    samples = {" ".join(rest)} if rest else whole
     best, runner_up, language = max(
         (_reading(sample) for sample in samples), key=lambda reading: reading[0]
     )

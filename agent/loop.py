@@ -477,6 +477,8 @@ class _Run:
         """Link the question, and the last turns for a follow-up, to the graph."""
         graph = self.context.graph
         self.linked = link(graph, self.question)
+        # titles and names are no language's words ("Rate Gattaca a 4" is not Italian)
+        self.language = detect_language(self.question, self.linked.name_spans())
         turns = self.history[-2 * EARLIER_TURNS :]
         if turns:
             # what the user asked about; a turn that wrote numbers rated what it named ("Rate

@@ -93,6 +93,11 @@ class Linked(BaseModel):
     def strong_people(self) -> list[PersonMention]:
         return [p for p in self.people if p.strength == "strong"]
 
+    def name_spans(self) -> list[tuple[int, int]]:
+        """Where the text writes the movies and people it names (strong mentions)."""
+        named: list[Mention] = [*self.strong_movies(), *self.strong_people()]
+        return [(m.start, m.end) for m in named]
+
     def writes_year(self, year: int | None) -> bool:
         """Whether the text writes `year`, alone or in a range ("2002", "the 90s")."""
         return year is not None and any(y.first <= year <= y.last for y in self.years)

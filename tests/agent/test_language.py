@@ -67,6 +67,36 @@ def test_a_foreign_title_does_not_make_an_english_question_foreign(question: str
     assert detect_language(question) == "en"
 
 
+def _span(text: str, name: str) -> tuple[int, int]:
+    start = text.index(name)
+    return start, start + len(name)
+
+
+@pytest.mark.parametrize(
+    ("question", "name", "language"),
+    [
+        ("Rate Gattaca a 4 for me.", "Gattaca", "en"),
+        ("I'd rate Shrek a 2.5.", "Shrek", "en"),
+        ("Suggest a Sergio Leone western.", "Sergio Leone", "en"),
+        ("nicolas cage filmography", "nicolas cage", "en"),
+        ("Quem dirigiu Apocalypse Now?", "Apocalypse Now", "pt"),
+        ("Gib Pulp Fiction 4 Sterne.", "Pulp Fiction", "de"),
+        ("Wer hat bei Alien Regie geführt?", "Alien", "de"),
+    ],
+)
+def test_the_names_linking_found_are_read_as_no_language(
+    question: str, name: str, language: str
+) -> None:
+    """A title or a name is no language's words: the question is read without the spans linking
+    found, and stays as long as it was for the rule on short texts."""
+    assert detect_language(question, [_span(question, name)]) == language
+
+
+def test_a_question_that_is_only_a_name_is_read_as_a_whole() -> None:
+    assert detect_language("Amélie", [(0, 6)]) == detect_language("Amélie")
+    assert detect_language("カジノ", [(0, 3)]) == "ja"
+
+
 @pytest.mark.parametrize("text", ["", "   ", "?!", "42", "Hi", "Danke", "Surprise me", "Tom Hanks"])
 def test_a_text_too_short_to_tell_is_english(text: str) -> None:
     assert detect_language(text) == "en"

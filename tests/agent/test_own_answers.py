@@ -4,11 +4,15 @@ that is an answer by itself), in the language of the question."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from agent import Agent
+from agent.language import detect_language
 from agent.render import step_limit, which_one
 from semantic_layer.resolve.candidate import Candidate
+from semantic_layer.tools.contract import ToolContext
 from semantic_layer.tools.payloads import MovieCard, SmalltalkReply, StoredRating, YourRating
 from semantic_layer.tools.result import ToolResult
 from tests.agent.fakes import ScriptedLLM, ScriptedTool, call, casino_candidates, final
@@ -91,6 +95,19 @@ def test_a_result_that_states_the_answer_ends_the_turn_without_the_model(
     result = Agent(llm, [tool]).ask(question)
     assert result.answer == expected
     assert len(llm.requests) == 1 and result.stop_reason == "answer"
+
+
+def test_the_language_is_read_without_the_titles_linking_found(movie_graph: Any) -> None:
+    """Read whole, "Rate Gattaca a 4 for me." is Italian to the detector; without the title
+    the graph holds, it is English, and so is the sentence the loop renders."""
+    tool = ScriptedTool("memory", "Store a rating.")
+    stored = StoredRating(movie_id=1653, title="Gattaca", year=1997, rating=4.0, user_id=700)
+    tool.results.append(ToolResult(tool="memory", kind="rating", data=stored))
+    llm = ScriptedLLM(call("memory", movie="Gattaca", rating=4))
+    question = "Rate Gattaca a 4 for me."
+    assert detect_language(question) == "it"  # what the title alone makes of it
+    result = Agent(llm, [tool]).ask(question, context=ToolContext(movie_graph))
+    assert result.answer == "Stored 4/5 for Gattaca (1997)."
 
 
 def test_a_card_of_facts_is_answered_by_the_model(tools: list[ScriptedTool]) -> None:
