@@ -71,10 +71,9 @@ def _reading(sample: str) -> tuple[float, float, _Lingua | None]:
 def _without_spans(text: str, spans: Sequence[tuple[int, int]]) -> str:
     """The text less the character spans (start, end) given."""
     kept, at = [], 0
-    for start, end in sorted(spans):
-        if start >= at:
-            kept.append(text[at:start])
-            at = end
+    for start, end in sorted(spans):  # spans may overlap (a name found as a movie and a person)
+        kept.append(text[at:start])  # empty where this span starts inside the one before
+        at = max(at, end)
     kept.append(text[at:])
     return " ".join(kept)
 
@@ -93,9 +92,10 @@ def detect_language(text: str, names: Sequence[tuple[int, int]] = ()) -> Languag
     words = _words(text)
     if not words:
         return DEFAULT_LANGUAGE
-    rest = _words(_without_spans(text, names)) if names else []
-    whole = {" ".join(words), " ".join(_without_names(words))}
-    samples = {" ".join(rest)} if rest else whole
+    if names and (rest := _words(_without_spans(text, names))):
+        samples = {" ".join(rest)}
+    else:  # no name found, or nothing but names
+        samples = {" ".join(words), " ".join(_without_names(words))}
     best, runner_up, language = max(
         (_reading(sample) for sample in samples), key=lambda reading: reading[0]
     )

@@ -54,7 +54,7 @@ from agent.events import (
 )
 from agent.grammar import FINAL_ANSWER, step_schema
 from agent.grounded import missing_films, unnamed_recommendations, unsupported
-from agent.language import detect_language
+from agent.language import DEFAULT_LANGUAGE, detect_language
 from agent.llm.base import (
     LLM,
     MAX_NEW_TOKENS,
@@ -464,7 +464,7 @@ class _Run:
         # what the user asked about in the last turns (for "it", "he", "that one"); the
         # answers' names are left out of it ("more like that" is not every title listed)
         self.asked = Linked()
-        self.language = detect_language(question)
+        self.language = DEFAULT_LANGUAGE  # read by `link`, without the names it finds
         self.rendered: list[str] = []  # why the answer was rendered from the rows, if it was
         self.started = time.perf_counter()
         self.llm_ms = 0.0
