@@ -26,6 +26,8 @@ _HALF = re.compile(r"\s*\b1\s*[/\u2044]\s*2\b")  # "8 1/2", "8½": "8 and a half
 NUMBER_WORDS: dict[str, str] = (
     {str(n): word for n, word in enumerate(_WORDS["numbers"])} | _WORDS["tens"] | _WORDS["roman"]
 )
+#: the articles a title may open or close with (see title_words.yaml)
+ARTICLES: frozenset[str] = frozenset(_ARTICLES)
 #: the full-text engine's stop words (see title_words.yaml)
 STOPWORDS: frozenset[str] = frozenset(_WORDS["stopwords"])
 

@@ -36,7 +36,14 @@ from semantic_layer.linking.mentions import (
     Strength,
 )
 from semantic_layer.linking.tokens import Span, Word, all_lower, spans
-from semantic_layer.normalize import ALIAS_SEPARATOR, STOPWORDS, normalize_name, normalize_title
+from semantic_layer.normalize import (
+    ALIAS_SEPARATOR,
+    ARTICLES,
+    STOPWORDS,
+    fold,
+    normalize_name,
+    normalize_title,
+)
 from semantic_layer.resolve.reader import Reader
 from semantic_layer.resolve.text import similarity
 
@@ -49,6 +56,7 @@ SURNAME = 0.8  # the score of a person found by the last word of their name alon
 SURNAME_MIN_CHARS = 4
 KNOWN_FILMS = 3  # films in the graph that make a person likely meant by a last name alone
 _BRACKETED_YEAR = re.compile(r"\s*\((\d{4})\)")
+_WORD = re.compile(r"\w+")
 
 
 def movie_mentions(graph: Reader, text: str, found: list[Word]) -> list[MovieMention]:
@@ -86,7 +94,7 @@ def movie_mentions(graph: Reader, text: str, found: list[Word]) -> list[MovieMen
                 text=span.text,
                 start=span.start,
                 end=span.end,
-                strength=_strength(span, found, ranked[0].rating_count),
+                strength=_strength(span, found, ranked[0].rating_count, ranked[0].name),
                 candidates=ranked[:MAX_CANDIDATES],
                 year=year,
             )
@@ -230,10 +238,14 @@ def _runs(text: str, found: list[Word], key: str, normalize: Any) -> Iterable[tu
             yield span, score
 
 
-def _strength(span: Span, found: list[Word], popularity: int) -> Strength:
-    """Weak: ordinary words that may not be a name (see the module's docstring)."""
+def _strength(span: Span, found: list[Word], popularity: int, title: str = "") -> Strength:
+    """Weak: ordinary words that may not be a name (see the module's docstring). An article
+    before a title that has none is no word of the name: "the kids" is one ordinary word, like
+    "kids" (*Kids*), where "the matrix" (*Matrix, The*) and "die hard" are two."""
     inner = found[span.first : span.last + 1]
-    ordinary = span.size == 1 and inner[0].folded in STOPWORDS  # "it", "up"
+    if len(inner) > 1 and inner[0].folded in ARTICLES - set(_WORD.findall(fold(title))):
+        inner = inner[1:]
+    ordinary = len(inner) == 1 and inner[0].folded in STOPWORDS  # "it", "up"
     known = popularity >= KNOWN and not ordinary
     if all_lower(found) or all(w.capital for w in found):  # capitals tell nothing
         return "strong" if known else "weak"
@@ -243,7 +255,7 @@ def _strength(span: Span, found: list[Word], popularity: int) -> Strength:
         longer = any(_name_word(w) for w in (before, after))
         return "weak" if longer and not known else "strong"  # "Cup" in "the World Cup"
     opens = inner[0].capital and inner[0].sentence_start  # "Jaws was great."
-    return "strong" if known and (opens or span.size > 1) else "weak"
+    return "strong" if known and (opens or len(inner) > 1) else "weak"
 
 
 def _name_word(word: Word | None) -> bool:

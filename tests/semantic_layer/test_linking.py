@@ -33,6 +33,8 @@ def _movies(linked: Any, strong: bool = True) -> list[str]:
         ("Filmes parecidos com Matrix?", "The Matrix (1999)"),  # inside another language
         ("Spirited Away の監督は誰", "Spirited Away (2001)"),
         ("Jaws was terrible, 1 star.", "Jaws (1975)"),  # a known title opening a sentence
+        ("Something like the matrix, please.", "The Matrix (1999)"),  # its own article
+        ("Something like die hard?", "Die Hard (1988)"),  # "die" is the title's word here
     ],
 )
 def test_a_title_is_found_however_it_is_written(
@@ -149,6 +151,8 @@ def test_a_movie_and_a_person_in_one_question_are_both_found(tools_graph: Any) -
         "Who won the 2018 World Cup?",  # a capitalized word inside a longer name
         "How tall is Mount Everest?",
         "What should I watch tonight?",
+        "What is the speed of light?",  # an article before a title that has none (*Speed*)
+        "Recommend an animated film for the kids.",  # *Kids*
     ],
 )
 def test_ordinary_words_that_are_also_titles_are_at_most_weak(
