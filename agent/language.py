@@ -28,6 +28,7 @@ from lingua import Language as _Lingua
 Language = str
 
 DEFAULT_LANGUAGE: Language = "en"
+_DEFAULT = _Lingua.ENGLISH
 _ANSWERED = (
     _Lingua.ENGLISH,
     _Lingua.FRENCH,
@@ -61,11 +62,15 @@ def _code(language: _Lingua) -> Language:
 
 
 def _reading(sample: str) -> tuple[float, float, _Lingua | None]:
-    """The detector's best language for the sample, its confidence and the runner-up's."""
+    """The detector's best language for the sample, its confidence and the default language's
+    (the runner-up's where the best is the default): a close call between two other languages
+    ("la note de": French or Italian) is still not the default."""
     values = _detector().compute_language_confidence_values(sample)
     if not values or values[0].value == 0:
         return 0.0, 0.0, None
-    return values[0].value, values[1].value if len(values) > 1 else 0.0, values[0].language
+    best = values[0]
+    others = [v.value for v in values[1:] if best.language == _DEFAULT or v.language == _DEFAULT]
+    return best.value, max(others, default=0.0), best.language
 
 
 def _without_spans(text: str, spans: Sequence[tuple[int, int]]) -> str:
@@ -83,7 +88,8 @@ def _words(text: str) -> list[str]:
 
 
 def detect_language(text: str, names: Sequence[tuple[int, int]] = ()) -> Language:
-    """The ISO 639-1 code of the text's language among those answered; "en" when unsure.
+    """The ISO 639-1 code of the text's language among those answered; "en" when the text may
+    well be English (a close call between two other languages is the better of them).
 
     `names` are the spans (start, end) of the titles and names linking found in the text: the
     detector reads the text without them. Without any, it reads the whole text and the text

@@ -92,6 +92,21 @@ def test_the_names_linking_found_are_read_as_no_language(
     assert detect_language(question, [_span(question, name)]) == language
 
 
+@pytest.mark.parametrize(
+    ("question", "name", "language"),
+    [
+        ("Quelle est la note de Matrix ?", "Matrix", "fr"),  # French just ahead of Italian
+        ("Uma comédia, mas sem romance, por favor.", "", "pt"),  # Portuguese, then Spanish
+    ],
+)
+def test_a_close_call_between_two_other_languages_is_not_english(
+    question: str, name: str, language: str
+) -> None:
+    """English is the answer when the text may well be English, not when the detector hesitates
+    between two other languages and reads English far behind both."""
+    assert detect_language(question, [_span(question, name)] if name else []) == language
+
+
 def test_a_question_that_is_only_a_name_is_read_as_a_whole() -> None:
     assert detect_language("Amélie", [(0, 6)]) == detect_language("Amélie")
     assert detect_language("カジノ", [(0, 3)]) == "ja"
