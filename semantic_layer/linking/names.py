@@ -50,6 +50,7 @@ from semantic_layer.resolve.text import similarity
 HITS_PER_WORD = 12  # full-text hits read for each word of the text
 NEAR = 0.9  # a name this alike to a run of words (and long enough) is a mention
 NEAR_MIN_CHARS = 8  # shorter names must match exactly
+NEAR_WORD_MIN_CHARS = 5  # a word written otherwise holds a typo only if this long: see _misspelt
 KNOWN = 20  # ratings that make a one-word lower-case title likely meant
 MAX_CANDIDATES = 5
 SURNAME = 0.8  # the score of a person found by the last word of their name alone
@@ -234,8 +235,22 @@ def _runs(text: str, found: list[Word], key: str, normalize: Any) -> Iterable[tu
             continue
         if typed == key:
             yield span, 1.0
-        elif len(key) >= NEAR_MIN_CHARS and (score := similarity(typed, key)) >= NEAR:
+        elif (
+            len(key) >= NEAR_MIN_CHARS
+            and _misspelt(typed, key)
+            and (score := similarity(typed, key)) >= NEAR
+        ):
             yield span, score
+
+
+def _misspelt(typed: str, key: str) -> bool:
+    """Whether the words of `typed` that differ from the name's may be typos of them: a typo
+    hides in a long word ("godfater", "jurasic"); a short word written otherwise is another word
+    ("family can" is not *The Family Man*, "great rate" not *The Great Race*)."""
+    return all(
+        a == b or min(len(a), len(b)) >= NEAR_WORD_MIN_CHARS
+        for a, b in zip(typed.split(), key.split(), strict=True)
+    )
 
 
 def _strength(span: Span, found: list[Word], popularity: int, title: str = "") -> Strength:

@@ -35,6 +35,8 @@ def _movies(linked: Any, strong: bool = True) -> list[str]:
         ("Jaws was terrible, 1 star.", "Jaws (1975)"),  # a known title opening a sentence
         ("Something like the matrix, please.", "The Matrix (1999)"),  # its own article
         ("Something like die hard?", "Die Hard (1988)"),  # "die" is the title's word here
+        ("Movies like Pulp Fictoin?", "Pulp Fiction (1994)"),  # typos inside long words
+        ("who made the godfater", "The Godfather (1972)"),
     ],
 )
 def test_a_title_is_found_however_it_is_written(
@@ -153,6 +155,7 @@ def test_a_movie_and_a_person_in_one_question_are_both_found(tools_graph: Any) -
         "What should I watch tonight?",
         "What is the speed of light?",  # an article before a title that has none (*Speed*)
         "Recommend an animated film for the kids.",  # *Kids*
+        "Something the whole family can watch tonight?",  # one letter from *The Family Man*
     ],
 )
 def test_ordinary_words_that_are_also_titles_are_at_most_weak(
@@ -161,6 +164,20 @@ def test_ordinary_words_that_are_also_titles_are_at_most_weak(
     linked = link(tools_graph, question)
     assert _movies(linked) == []
     assert linked.strong_people() == []
+
+
+@pytest.mark.parametrize(
+    ("question", "title"),
+    [
+        ("Great, rate it 5 for me.", "The Great Race"),  # "great rate"
+        ("Something the whole family can watch tonight?", "The Family Man"),  # "family can"
+    ],
+)
+def test_a_short_word_written_otherwise_is_another_word_not_a_typo(
+    tools_graph: Any, question: str, title: str
+) -> None:
+    found = [c.title for m in link(tools_graph, question).movies for c in m.candidates]
+    assert title not in found
 
 
 def test_genres_are_found_in_several_languages_but_not_inside_a_title(
