@@ -4,11 +4,12 @@ Each word of the text (not a stop word) is looked up in the title index (titles 
 and the name index, misspellings included (the index's fuzzy match); every hit's names are
 then compared with the runs of words in the text of the same length, normalized the way titles
 and names are keyed (`semantic_layer.normalize`). A run that reads as a hit's name (exactly,
-or nearly for a long name) is a mention; several hits for one run are its candidates, best
-first. Overlapping runs keep the longest.
+or nearly for a long name, where only long words differ: a typo) is a mention; several hits for
+one run are its candidates, best first. Overlapping runs keep the longest.
 
 One ordinary word is weak evidence: "water" in "the boiling point of water" is not the film
-*Water*. A one-word mention is therefore weak unless it is written with a capital (not as the
+*Water*. A one-word mention (an article the title does not have is no word of it: "the
+kids" is one word, *Kids*) is therefore weak unless it is written with a capital (not as the
 first word of a sentence, and not in a text written all in capitals or all in lower case),
 or, in a lower-case text, it names a movie many people rated. Weak mentions are kept, marked.
 

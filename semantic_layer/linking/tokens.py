@@ -14,7 +14,10 @@ from dataclasses import dataclass
 from semantic_layer.normalize import fold
 
 MAX_SPAN = 9  # the longest title compared, in words
-_WORD = re.compile(r"\d+(?:[.,]\d+)+|\w+")  # "3.5" is one word
+# kana, CJK ideographs, hangul: scripts written without spaces, so where a run of them meets
+# letters of another script a word ends ("和Life of Pi" is "和", "Life", "of", "Pi")
+_UNSPACED = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
+_WORD = re.compile(rf"\d+(?:[.,]\d+)+|[{_UNSPACED}]+|[^\W{_UNSPACED}]+")  # "3.5" is one word
 _SENTENCE_END = re.compile(r"[.!?…\u3002\uff01\uff1f]\s*$")
 
 

@@ -32,6 +32,7 @@ def _movies(linked: Any, strong: bool = True) -> list[str]:
         ("Qui joue dans Le Fabuleux Destin d'Amélie Poulain ?", "Amélie (2001)"),  # original
         ("Filmes parecidos com Matrix?", "The Matrix (1999)"),  # inside another language
         ("Spirited Away の監督は誰", "Spirited Away (2001)"),
+        ("我喜欢Life of Pi推荐类似的电影", "Life of Pi (2012)"),  # no spaces around it
         ("Jaws was terrible, 1 star.", "Jaws (1975)"),  # a known title opening a sentence
         ("Something like the matrix, please.", "The Matrix (1999)"),  # its own article
         ("Something like die hard?", "Die Hard (1988)"),  # "die" is the title's word here
