@@ -28,7 +28,6 @@ from lingua import Language as _Lingua
 Language = str
 
 DEFAULT_LANGUAGE: Language = "en"
-_DEFAULT = _Lingua.ENGLISH
 _ANSWERED = (
     _Lingua.ENGLISH,
     _Lingua.FRENCH,
@@ -69,7 +68,10 @@ def _reading(sample: str) -> tuple[float, float, _Lingua | None]:
     if not values or values[0].value == 0:
         return 0.0, 0.0, None
     best = values[0]
-    others = [v.value for v in values[1:] if best.language == _DEFAULT or v.language == _DEFAULT]
+    if _code(best.language) == DEFAULT_LANGUAGE:
+        others = [v.value for v in values[1:]]
+    else:
+        others = [v.value for v in values[1:] if _code(v.language) == DEFAULT_LANGUAGE]
     return best.value, max(others, default=0.0), best.language
 
 

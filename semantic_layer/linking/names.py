@@ -37,11 +37,11 @@ from semantic_layer.linking.mentions import (
     Strength,
 )
 from semantic_layer.linking.tokens import Span, Word, all_lower, spans
+from semantic_layer.linking.tokens import words as words_of
 from semantic_layer.normalize import (
     ALIAS_SEPARATOR,
     ARTICLES,
     STOPWORDS,
-    fold,
     normalize_name,
     normalize_title,
 )
@@ -58,7 +58,6 @@ SURNAME = 0.8  # the score of a person found by the last word of their name alon
 SURNAME_MIN_CHARS = 4
 KNOWN_FILMS = 3  # films in the graph that make a person likely meant by a last name alone
 _BRACKETED_YEAR = re.compile(r"\s*\((\d{4})\)")
-_WORD = re.compile(r"\w+")
 
 
 def movie_mentions(graph: Reader, text: str, found: list[Word]) -> list[MovieMention]:
@@ -259,7 +258,7 @@ def _strength(span: Span, found: list[Word], popularity: int, title: str = "") -
     before a title that has none is no word of the name: "the kids" is one ordinary word, like
     "kids" (*Kids*), where "the matrix" (*Matrix, The*) and "die hard" are two."""
     inner = found[span.first : span.last + 1]
-    if len(inner) > 1 and inner[0].folded in ARTICLES - set(_WORD.findall(fold(title))):
+    if len(inner) > 1 and inner[0].folded in ARTICLES - {w.folded for w in words_of(title)}:
         inner = inner[1:]
     ordinary = len(inner) == 1 and inner[0].folded in STOPWORDS  # "it", "up"
     known = popularity >= KNOWN and not ordinary
