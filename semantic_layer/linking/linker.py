@@ -15,7 +15,13 @@ import re
 from collections.abc import Sequence
 
 from semantic_layer.linking.genres import genre_mentions
-from semantic_layer.linking.mentions import Linked, Mention, MovieMention, PersonMention
+from semantic_layer.linking.mentions import (
+    Linked,
+    Mention,
+    MovieMention,
+    PersonMention,
+    YearsMention,
+)
 from semantic_layer.linking.names import (
     KNOWN,
     SURNAME,
@@ -53,7 +59,7 @@ def link(graph: Reader | None, text: str) -> Linked:
     every_year = years_mentions(text, (lambda: latest_year(graph)) if graph else None)
     years = [
         y for y in every_year
-        if not any(t.start <= y.start < t.end or _dates(text, t.end, y.start) for t in taken)
+        if not any(_part_of(y, t) or _dates(text, t.end, y.start) for t in taken)
     ]  # fmt: skip
     return Linked(
         movies=movies,
@@ -90,6 +96,15 @@ def latest_year(graph: Reader) -> int | None:
     rows = graph.read("resolve/latest_year")
     year = rows[0]["year"] if rows else None
     return int(year) if year is not None else None
+
+
+def _part_of(years: YearsMention, name: Span) -> bool:
+    """Whether a year is written as part of a longer title or name ("2001: A Space Odyssey",
+    "Blade Runner 2049"). A title that is the year alone ("2012", "1984") is the year as much
+    as the film: both are kept, and the model decides which one the question means (see
+    `agent.grammar._kinds_named`): "horror movies newer than 2012" asks for years."""
+    inside = name.start <= years.start < name.end
+    return inside and (name.start, name.end) != (years.start, years.end)
 
 
 def _dates(text: str, end: int, start: int) -> bool:

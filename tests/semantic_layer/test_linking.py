@@ -208,6 +208,18 @@ def test_years_named_apart_make_one_range(tools_graph: Any) -> None:
     assert [(y.first, y.last) for y in titled.years] == [(2000, 2009)]
 
 
+def test_a_title_that_is_a_year_alone_is_both_the_film_and_the_year(tools_graph: Any) -> None:
+    # 2012 (2009) is a film; "newer than 2012" asks for years, "I loved 2012" for the film:
+    # both are linked and the model decides
+    linked = link(tools_graph, "horror movies newer than 2012")
+    assert _movies(linked) == ["2012 (2009)"]
+    assert [(y.first, y.last, y.text) for y in linked.years] == [(2012, 2012, "2012")]
+    # a year inside a longer title is the title's
+    for question in ("Is 2001: A Space Odyssey good?", "Blade Runner 2049 cast"):
+        titled = link(tools_graph, question)
+        assert _movies(titled) and titled.years == []
+
+
 def test_years_and_decades_become_ranges() -> None:
     found = [(y.first, y.last) for y in years_mentions("a 90s thriller, or from the 1980s, 2004")]
     assert found == [(1990, 1999), (1980, 1989), (2004, 2004)]
