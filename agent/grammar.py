@@ -185,7 +185,8 @@ def _closed(schema: Any, linked: Linked, required: bool = False) -> Any:
     Drama"); when it found nothing at all, it stays open to the model ("a feel-good film" may
     be a comedy). A number the user gives (`STATED_NUMBER`, a rating) is one they wrote when
     they wrote numbers (`_stated_number`). A required argument is only ever narrowed, by the
-    numbers written; when none fits, the tool cannot be called (`NoValueError`)."""
+    numbers written; when none fits, the tool cannot be called (`NoValueError`), nor can a tool
+    that needs a person when the question names other things and no one (`_names_no_person`)."""
     kinds = kinds_of(schema)
     if STATED_NUMBER in kinds:
         number = _stated_number(schema, linked)
@@ -193,6 +194,8 @@ def _closed(schema: Any, linked: Linked, required: bool = False) -> Any:
             raise NoValueError("no number the question writes fits")
         return number
     if required:
+        if kinds == ["person"] and _names_no_person(linked):
+            raise NoValueError("the question names things, but no person")
         return schema
     ends = {YEAR_FROM, YEAR_TO} & set(kinds)
     if ends:  # years are written (digits, decades, "recent"): linked, or nobody asked for them
@@ -203,6 +206,15 @@ def _closed(schema: Any, linked: Linked, required: bool = False) -> Any:
         return schema
     genres = [g.genre for g in linked.genres]
     return _only(schema, genres) if genres else None
+
+
+def _names_no_person(linked: Linked) -> bool:
+    """Whether the question names movies, genres or years, and no person. A person's name is
+    written the same in every language (a title is translated), so a tool that cannot run
+    without a person is one the question does not ask for: "Best sci-fi of 1982?" was sent to
+    the best films of a director the model picked itself."""
+    named = linked.strong_movies() or linked.genres or linked.years
+    return bool(named) and not linked.strong_people()
 
 
 def _stated_number(schema: dict[str, Any], linked: Linked) -> dict[str, Any] | None:

@@ -205,6 +205,18 @@ def test_names_of_several_kinds_are_all_written_before_the_object_closes() -> No
     )
     one = tool_input_schema(tool, Linked(movies=[as_movie], people=[as_person]))
     assert "required" not in one
+    # so is a title that is a year alone ("horror movies newer than 2012"): the film and the
+    # year are both offered, neither is required, the model decides
+    film = MovieMatch(movie_id=72378, title="2012", year=2009, name="2012", score=1.0)
+    as_title = MovieMention(text="2012", start=24, end=28, candidates=[film])
+    as_year = YearsMention(text="2012", start=24, end=28, first=2012, last=2012)
+    horror = GenreMention(text="horror", start=0, end=6, genre="Horror")
+    year_or_film = tool_input_schema(
+        tool, Linked(movies=[as_title], genres=[horror], years=[as_year])
+    )
+    assert "required" not in year_or_film
+    assert year_or_film["properties"]["year_from"] == {"type": "integer", "enum": [2012]}
+    assert "2012" in json.dumps(year_or_film["properties"]["movies"])
     from llama_cpp import LlamaGrammar
 
     step = step_schema([tool], linked=Linked(genres=[thriller], years=[nineties]))
@@ -255,3 +267,30 @@ def test_a_rating_is_one_the_user_wrote_when_they_wrote_numbers(movie_graph: obj
     step = step_schema([memory], linked=link(movie_graph, "Give Heat 4.5/5, please."))
     grammar = LlamaGrammar.from_json_schema(json.dumps(step), verbose=False)._grammar
     assert '"4.5"' in grammar
+
+
+def test_a_tool_that_needs_a_person_is_not_offered_when_the_question_names_none() -> None:
+    """A question naming a genre and a year ("Best sci-fi of 1982?"): a tool that cannot run
+    without a person (the best films of a director) would need one the model picks itself."""
+
+    class ByDirector(BaseModel):
+        director: str = Field(json_schema_extra=entity("person"))
+
+    class Facts(BaseModel):
+        entity: str = Field(json_schema_extra=entity("movie person"))
+
+    by_director = ScriptedTool("top_by_director", "A director's best films.", ByDirector)
+    facts = ScriptedTool("facts", "Facts about a movie or a person.", Facts)
+    scifi = GenreMention(text="sci-fi", start=5, end=11, genre="Sci-Fi")
+    year = YearsMention(text="1982", start=15, end=19, first=1982, last=1982)
+    named = Linked(genres=[scifi], years=[year])
+    with pytest.raises(NoValueError):
+        tool_input_schema(by_director, named)
+    actions = step_schema([by_director, facts], linked=named)["properties"]["action"]["enum"]
+    assert actions == ["facts", FINAL_ANSWER]  # a title may be translated: facts stays
+    # a person named, or nothing found at all (a name in another script): the tool is offered
+    kubrick = PersonMention(
+        text="Kubrick", start=0, end=7, candidates=[PersonMatch(name="Stanley Kubrick", score=0.8)]
+    )
+    assert tool_input_schema(by_director, Linked(people=[kubrick], years=[year]))
+    assert tool_input_schema(by_director, Linked())
