@@ -134,7 +134,7 @@ class Constraints:
             yield current, "; ".join(done)
 
     def years_label(self) -> str:
-        """'the 1990s', '1985-2004', 'from 2010', 'up to 1970', or '' with no range."""
+        """'the 1990s', '1985-2004', '2010 or later', '1970 or earlier', or '' with no range."""
         start, end = self.year_from, self.year_to
         if start is None and end is None:
             return ""
@@ -144,7 +144,7 @@ class Constraints:
             if start % 10 == 0 and end == start + 9:
                 return f"the {start}s"
             return f"{start}-{end}"
-        return f"from {start}" if start is not None else f"up to {end}"
+        return f"{start} or later" if start is not None else f"{end} or earlier"
 
     def describe(self) -> str:
         """The constraints as a phrase: 'Crime and Thriller, not Horror, the 1990s, with Al

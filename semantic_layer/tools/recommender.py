@@ -69,14 +69,16 @@ class RecommenderInput(StrictInput):
         default=None,
         ge=1870,
         le=2100,
-        description="First release year ('90s' = 1990).",
+        description="First release year ('90s' = 1990, 'after 2005' = 2005); left out when "
+        "the user sets no earliest year ('before 1980').",
     )
     year_to: int | None = Field(
         json_schema_extra=entity(YEAR_TO),
         default=None,
         ge=1870,
         le=2100,
-        description="Last release year ('90s' = 1999).",
+        description="Last release year ('90s' = 1999, 'before 1980' = 1980); left out when "
+        "the user sets no latest year ('after 2005').",
     )
     popularity: Literal["any", "well_known", "hidden_gems"] = Field(
         default="any",

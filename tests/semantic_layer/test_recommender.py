@@ -244,3 +244,15 @@ def test_one_movie_or_genre_is_taken_as_small_models_send_it(tools_graph: Any) -
 def test_recommending_only_reads(tools_graph: Any) -> None:
     result = _recommender(tools_graph, 1).invoke({"movies": ["Heat"], "people": ["Al Pacino"]})
     assert result.queries and {q.mode for q in result.queries} == {"read"}
+
+
+def test_an_open_year_range_keeps_its_open_end(tools_graph: Any) -> None:
+    """'After 2005' is one end of the range: every pick is from 2005 on, and the message says
+    so in words a reader cannot take for the one year 2005."""
+    result = _recommender(tools_graph, 0).invoke({"genres": ["Documentary"], "year_from": 2005})
+    recs = result.data.recommendations
+    assert recs and all(r.year >= 2005 for r in recs) and len({r.year for r in recs}) > 1
+    assert "2005 or later" in result.message and result.data.basis.years == "2005 or later"
+    earlier = _recommender(tools_graph, 0).invoke({"genres": ["Drama"], "year_to": 1960})
+    assert all(r.year <= 1960 for r in earlier.data.recommendations)
+    assert earlier.data.basis.years == "1960 or earlier"
