@@ -202,7 +202,7 @@ def _closed(schema: Any, linked: Linked, required: bool = False) -> Any:
         return _year_end(linked, YEAR_FROM in ends) if linked.years else None
     if "genre" not in kinds:
         return schema
-    if not (linked.strong_movies() or linked.strong_people() or linked.genres or linked.years):
+    if not _names_something(linked):
         return schema
     genres = [g.genre for g in linked.genres]
     return _only(schema, genres) if genres else None
@@ -213,8 +213,12 @@ def _names_no_person(linked: Linked) -> bool:
     written the same in every language (a title is translated), so a tool that cannot run
     without a person is one the question does not ask for: "Best sci-fi of 1982?" was sent to
     the best films of a director the model picked itself."""
-    named = linked.strong_movies() or linked.genres or linked.years
-    return bool(named) and not linked.strong_people()
+    return _names_something(linked) and not linked.strong_people()
+
+
+def _names_something(linked: Linked) -> bool:
+    """Whether the question names a movie or a person (strongly), a genre or years."""
+    return bool(linked.strong_movies() or linked.strong_people() or linked.genres or linked.years)
 
 
 def _stated_number(schema: dict[str, Any], linked: Linked) -> dict[str, Any] | None:
