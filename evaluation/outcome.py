@@ -35,3 +35,4 @@ class Outcome(BaseModel):
     invented: list[str] = Field(default_factory=list)  # names/relations no returned row holds
     writes: list[str] = Field(default_factory=list)  # tools whose call wrote to the graph, in order
     cut: bool = False  # the answer stops mid-sentence
+    replies: list[str] = Field(default_factory=list)  # the model's raw replies, thoughts included

@@ -95,6 +95,7 @@ class AgentSubject:
                 result.llm_calls[-1].finish_reason or "" if result.llm_calls else "",
                 rendered=bool(result.rendered),
             ),
+            replies=[call.completion for call in result.llm_calls],
         )
 
     def _agent_for(self, tools: Sequence[Tool[Any]]) -> Agent:

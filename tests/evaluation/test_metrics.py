@@ -71,6 +71,8 @@ def test_exact_figures_on_a_scripted_run(tiny_set: list[Question]) -> None:
     assert recommend.facts_rate is None
     assert (offtopic.tool_accuracy, offtopic.argument_accuracy) == (1.0, None)
     assert [o.llm_calls for o in outcomes] == [2, 2, 2, 3, 1]
+    # each outcome keeps the model's raw replies, in order, the unreadable one included
+    assert [r for o in outcomes for r in o.replies] == SCRIPT
 
 
 def test_report_figures_equal_an_independent_count(
