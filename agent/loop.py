@@ -85,6 +85,7 @@ TRAILING_CHUNKS = 2  # after the JSON object closes: chunks still read, waiting 
 LOOP_SPAN = 80  # an answer whose last this many characters came before is looping: cut it there
 ANSWER_CHARS = 400  # past this, an answer stops at its next sentence end
 EARLIER_TURNS = 2  # the last turns linked for a follow-up ("who directed it?")
+ANSWERED_PEOPLE = 5  # the last answer's people shown for a follow-up ("what else was she in?")
 _SENTENCE_GAP = re.compile(r"(?<=[\w)][.!?])\s|(?<=[\u3002\uff01\uff1f])")
 _UNFINISHED = re.compile(r"[,;:\-\u2013\u2014(]\s*$")  # ends where the text was to go on
 History = Iterable[ChatMessage | Mapping[str, str]]
@@ -372,7 +373,7 @@ class Agent:
         while True:
             messages = self._prompt.messages(
                 run.question, history, run.scratchpad, final_only, linked=run.linked,
-                earlier=run.asked, language=run.language,
+                earlier=run.asked, answered=run.answered, language=run.language,
             )  # fmt: skip
             if len(history) < 2 or _prompt_size(messages) <= self._prompt_budget() - reserve:
                 return messages
@@ -464,6 +465,9 @@ class _Run:
         # what the user asked about in the last turns (for "it", "he", "that one"); the
         # answers' names are left out of it ("more like that" is not every title listed)
         self.asked = Linked()
+        # the people the last answer named, the ones "he" or "she" may point at (its titles
+        # are left out for the reason above)
+        self.answered: list[str] = []
         self.language = DEFAULT_LANGUAGE  # read by `link`, without the names it finds
         self.rendered: list[str] = []  # why the answer was rendered from the rows, if it was
         self.started = time.perf_counter()
@@ -485,6 +489,10 @@ class _Run:
             # The Big Lebowski 5."), and the user's ratings speak for it
             users = [link(graph, m.content) for m in reversed(turns) if m.role == "user"]
             self.asked = _merged([found for found in users if not found.numbers])
+            answers = [m.content for m in reversed(turns) if m.role == "assistant"]
+            if answers:
+                people = link(graph, answers[0]).strong_people()[:ANSWERED_PEOPLE]
+                self.answered = [person.best.name for person in people]
 
     def note_result(self, result: ToolResult) -> None:
         if result.new_user_id is not None:  # the guest has a user of their own from now on

@@ -79,6 +79,7 @@ def _templates(directory: Path = PROMPTS_DIR) -> dict[str, PromptTemplate]:
         "question": PromptTemplate.load("question", {"question"}, directory),
         "linked": PromptTemplate.load("linked", {"found"}, directory),
         "earlier": PromptTemplate.load("earlier", {"found"}, directory),
+        "answered": PromptTemplate.load("answered", {"found"}, directory),
         "history": PromptTemplate.load("history", {"turns"}, directory),
         "observation": PromptTemplate.load("observation", {"observation"}, directory),
         "final_only": PromptTemplate.load("final_only", {"observation"}, directory),
@@ -135,6 +136,7 @@ class ReactPrompt:
         *,
         linked: Linked | None = None,
         earlier: Linked | None = None,
+        answered: Sequence[str] = (),
         language: str = "en",
     ) -> list[ChatMessage]:
         turns = _alternating(history)[-2 * HISTORY_TURNS :]
@@ -142,7 +144,7 @@ class ReactPrompt:
         lines: list[str] = []
         for user, assistant in zip(turns[::2], turns[1::2], strict=True):
             lines += [f"User: {_one_line(user.content)}", f"You: {_one_line(assistant.content)}"]
-        current = self._question(question, linked, earlier if lines else None)
+        current = self._question(question, linked, *((earlier, answered) if lines else ()))
         if lines:  # as context, not as replies: a small model copies direct answers
             earlier_text = self._templates["history"].format(turns="\n".join(lines))
             current = ChatMessage(role="user", content=f"{earlier_text}\n\n{current.content}")
@@ -173,16 +175,24 @@ class ReactPrompt:
         return "\n" + self._templates["language"].format(language=language_name(language))
 
     def _question(
-        self, text: str, linked: Linked | None = None, earlier: Linked | None = None
+        self,
+        text: str,
+        linked: Linked | None = None,
+        earlier: Linked | None = None,
+        answered: Sequence[str] = (),
     ) -> ChatMessage:
-        """The question, what linking found in it, and what the user asked about earlier in
-        the conversation (`earlier`: the user's turns only; "more like that" is about their
-        movie, not every title an answer listed)."""
+        """The question, what linking found in it, what the user asked about earlier in the
+        conversation (`earlier`: the user's turns only; "more like that" is about their movie,
+        not every title an answer listed) and the people the last answer named (`answered`, by
+        name alone: "what else has she been in?" after a cast is about one of them; with a role,
+        "actor Sigourney Weaver", the line read as one of what the user asked for)."""
         content = self._templates["question"].format(question=text)
         for template, found in (("linked", linked), ("earlier", earlier)):
             described = describe_linked(found) if found is not None else ""
             if described:
                 content += "\n" + self._templates[template].format(found=described)
+        if answered:
+            content += "\n" + self._templates["answered"].format(found=", ".join(answered))
         return ChatMessage(role="user", content=content)
 
 

@@ -51,7 +51,8 @@ def test_the_follow_up_prompt_names_what_the_last_turns_mentioned(
     text = follow_up.content
     assert text.endswith(
         "You: It was directed by Michael Mann.\n\n"
-        "Question: Who stars in it?\nEarlier, the user asked about: movie Heat (1995)."
+        "Question: Who stars in it?\nEarlier, the user asked about: movie Heat (1995).\n"
+        "People your last answer named: Michael Mann."
     )
 
 
@@ -108,3 +109,32 @@ def test_what_the_user_asked_about_leaves_out_what_they_rated(
     assert asked == "Earlier, the user asked about: movie Alien (1979)."
     rated = earlier_line("Rate The Big Lebowski 5.", "Stored 5/5 for The Big Lebowski (1998).")
     assert "Lebowski" not in rated and not rated.startswith("Earlier,")
+
+
+def test_the_people_the_last_answer_named_are_shown_for_he_or_she(
+    tools: list[ScriptedTool], movie_graph: Any
+) -> None:
+    """A follow-up such as "What else has she been in?" after a cast points at a person the
+    answer named, whom the user never wrote: the people of the last answer are shown on a line
+    of their own, by name alone (with a role, "actor Sigourney Weaver", the line read as what
+    the user asked for, and the model recommended her films); its titles are not shown ("more
+    like that" is the user's movie, not every title listed)."""
+    from agent.llm.base import ChatMessage
+    from semantic_layer.tools.contract import ToolContext
+
+    def last_lines(user: str, answer: str) -> list[str]:
+        llm = ScriptedLLM(final("Fine."))
+        history = [ChatMessage(role="user", content=user),
+                   ChatMessage(role="assistant", content=answer)]  # fmt: skip
+        Agent(llm, tools).ask("What else has she been in?", history, ToolContext(movie_graph))
+        return llm.requests[0].messages[-1].content.splitlines()[-2:]
+
+    cast = "Alien (1979) stars Sigourney Weaver, Tom Skerritt and John Hurt."
+    assert last_lines("Who starred in Alien?", cast) == [
+        "Earlier, the user asked about: movie Alien (1979).",
+        "People your last answer named: Sigourney Weaver, Tom Skerritt, John Hurt.",
+    ]
+    titles = "Viewers who liked Alien (1979) also liked Aliens (1986) and Heat (1995)."
+    assert last_lines("Films like Alien?", titles)[-1] == (
+        "Earlier, the user asked about: movie Alien (1979)."
+    )
