@@ -233,7 +233,8 @@ def _message(
         like = ", ".join(basis.movies or [basis.movie or ""])
         message = f"{len(recs)} movies like {like}{ranked}{within}."
     elif "taste" in sources:
-        message = f"{len(recs)} movies picked from the user's own 4+ ratings{within}."
+        # not "picked from the user's 4+ ratings": the model read that as movies the user rated
+        message = f"{len(recs)} movies the user has not rated, in their taste{within}."
     else:
         message = f"The {len(recs)} best-rated movies{within}."
     if "rating" in sources and sources != {"rating"}:

@@ -78,7 +78,7 @@ def test_a_guest_in_chat_becomes_a_user_and_stays_one(
     assert "Stored 5/5 for Toy Story (1995)." in result.stdout
     assert len(llm.requests) == 4
     observation = llm.requests[3].messages[-1].content
-    assert "the user's own 4+ ratings" in observation
+    assert "movies the user has not rated, in their taste" in observation
     assert "Toy Story" in observation and "Forrest Gump" in observation  # in the "why"
     assert '"title": "Toy Story"' not in observation
     assert '"title": "Forrest Gump"' not in observation
