@@ -86,7 +86,9 @@ class AgentSubject:
             ending=result.stop_reason,
             error=result.error,
             ms=(time.perf_counter() - started) * 1000,
-            invented=invented(
+            invented=[]  # an error ending shows our sentence on what to start, not a claim
+            if result.error
+            else invented(
                 result.answer, [s.result for s in result.steps], context.graph, question.said()
             ),
             writes=writes([s.result for s in result.steps]),

@@ -249,3 +249,20 @@ def test_a_write_is_a_call_that_ran_a_write_query() -> None:
     )
     assert writes([resolved, None, stored]) == ["memory"]
     assert writes([resolved]) == []
+
+
+def test_an_error_ending_is_not_counted_as_invented(
+    tiny_set: list[Question], movie_graph: Any
+) -> None:
+    """The sentence on what to start (it names the model file, digits and all) is ours, not a
+    claim about movies; the same sentence as a model's answer would count."""
+    from agent.errors import LLMUnavailableError
+    from evaluation.seen import invented
+
+    sentence = "the model (/models/qwen2.5-coder-1.5b.gguf) gave no reply within 60 s"
+    failing = AgentSubject(ScriptedLLM(LLMUnavailableError(sentence)))
+    tools = [recommender(), information()]
+    (outcome,) = run_set(failing, tiny_set[:1], tools, lambda s: ToolContext(movie_graph, s))
+    assert outcome.error and sentence in outcome.answer
+    assert outcome.invented == []
+    assert invented(outcome.answer, [], movie_graph)
