@@ -52,12 +52,15 @@ def step_schema(
     *,
     thought: bool = True,
     linked: Linked | None = None,
+    earlier: Linked | None = None,
 ) -> dict[str, Any]:
     """The schema for one model reply; `final_only` admits only a Final Answer (the last step),
     `tools_only` only a tool call (a first step that must consult the graph). With `thought` a
     tool call opens with a few words on what the user asks about (`thought`), which is what
     keeps "What are the signs of a cold?" from the film *Signs*; a Final Answer goes without:
-    its text is the answer."""
+    its text is the answer. `earlier`: what the user asked about in the last turns, whose genres
+    a follow-up's genre arguments admit too ("Any comedies instead?" after a horror request
+    may exclude Horror; "From the 90s?" may keep it)."""
     head = {"thought": {"type": "string", "maxLength": THOUGHT_MAX_CHARS}} if thought else {}
     final = _branch({}, {"const": FINAL_ANSWER}, {"type": "string"})
     if final_only or not tools:
@@ -65,7 +68,9 @@ def step_schema(
     branches = []
     for tool in tools:
         try:
-            branches.append(_branch(head, {"const": tool.name}, tool_input_schema(tool, linked)))
+            branches.append(
+                _branch(head, {"const": tool.name}, tool_input_schema(tool, linked, earlier))
+            )
         except NoValueError:  # "I'm user 42. What did I rate Heat?" stores no rating of 42
             continue
     if not branches:
@@ -90,11 +95,14 @@ class NoValueError(Exception):
     """A required argument that the question leaves no value for: the tool cannot be called."""
 
 
-def tool_input_schema(tool: Tool[Any], linked: Linked | None = None) -> dict[str, Any]:
+def tool_input_schema(
+    tool: Tool[Any], linked: Linked | None = None, earlier: Linked | None = None
+) -> dict[str, Any]:
     """A tool's argument schema, self-contained and closed; with `linked`, its naming
-    arguments offer the linked names. Raises `NoValueError` when a required argument can take
-    no value (a rating when the numbers the question writes are none)."""
-    schema: dict[str, Any] = _clean(tool.input_schema, linked or Linked())
+    arguments offer the linked names (and a genre argument the genres `earlier` turns asked
+    about). Raises `NoValueError` when a required argument can take no value (a rating when the
+    numbers the question writes are none)."""
+    schema: dict[str, Any] = _clean(tool.input_schema, linked or Linked(), earlier or Linked())
     schema["additionalProperties"] = False
     return schema
 
@@ -110,9 +118,9 @@ def _branch(
     }
 
 
-def _clean(node: Any, linked: Linked) -> Any:
+def _clean(node: Any, linked: Linked, earlier: Linked) -> Any:
     if isinstance(node, list):
-        return [_clean(v, linked) for v in node]
+        return [_clean(v, linked, earlier) for v in node]
     if not isinstance(node, dict):
         return node
     out: dict[str, Any] = {}
@@ -123,8 +131,10 @@ def _clean(node: Any, linked: Linked) -> Any:
         if key == "properties" and isinstance(value, dict):
             # argument names are kept as they are, even one called "title"
             required = set(node.get("required", []))
-            kept = {n: _closed(sub, linked, n in required) for n, sub in value.items()}
-            out[key] = {n: _clean(sub, linked) for n, sub in kept.items() if sub is not None}
+            kept = {n: _closed(sub, linked, earlier, n in required) for n, sub in value.items()}
+            out[key] = {
+                n: _clean(sub, linked, earlier) for n, sub in kept.items() if sub is not None
+            }
             kinds = _kinds_named(linked)
             stated = [
                 n for n, sub in kept.items()
@@ -133,7 +143,7 @@ def _clean(node: Any, linked: Linked) -> Any:
         elif key in ("default", "const", "enum"):
             out[key] = value
         else:
-            out[key] = _clean(value, linked)
+            out[key] = _clean(value, linked, earlier)
     if stated:  # after the loop: "required" comes after "properties" in a Pydantic schema
         out["required"] = [*node.get("required", []), *stated]
     names = linked_names(linked, node.get(ENTITY_KEY))
@@ -175,15 +185,16 @@ def _names_found(schema: Any, kinds: set[str]) -> bool:
     )
 
 
-def _closed(schema: Any, linked: Linked, required: bool = False) -> Any:
+def _closed(schema: Any, linked: Linked, earlier: Linked, required: bool = False) -> Any:
     """An argument whose values come from a closed vocabulary of the question (`x-entity`
     genre, or an end of a year range) admits only what linking found there. A year range is
     something written (digits, a decade, "recent"), so it is there only when the question names
     years (`_year_end`): "I'm bored, any ideas?" is not "from 1980 to 2023". A genre argument
-    admits the genres the question names; when linking found movies, people or years but no
-    genre, it is left out (nobody asked for it: "something like Heat" is not "Heat, and
-    Drama"); when it found nothing at all, it stays open to the model ("a feel-good film" may
-    be a comedy). A number the user gives (`STATED_NUMBER`, a rating) is one they wrote when
+    admits the genres the question names, and in a follow-up those the last turns asked about
+    (`earlier`: the model keeps, swaps or excludes them); when neither names a genre and the
+    question names movies, people or years, it is left out (nobody asked for it: "something
+    like Heat" is not "Heat, and Drama"); when the question names nothing at all, it stays
+    open to the model ("a feel-good film" may be a comedy). A number the user gives (`STATED_NUMBER`, a rating) is one they wrote when
     they wrote numbers (`_stated_number`). A required argument is only ever narrowed, by the
     numbers written; when none fits, the tool cannot be called (`NoValueError`), nor can a tool
     that needs a person when the question names other things and no one (`_names_no_person`)."""
@@ -204,7 +215,7 @@ def _closed(schema: Any, linked: Linked, required: bool = False) -> Any:
         return schema
     if not _names_something(linked):
         return schema
-    genres = [g.genre for g in linked.genres]
+    genres = list(dict.fromkeys(g.genre for g in (*linked.genres, *earlier.genres)))
     return _only(schema, genres) if genres else None
 
 

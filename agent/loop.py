@@ -253,7 +253,9 @@ class Agent:
         # a thought opens the first call only: after an Observation the model answers (a
         # thought there would leave it only tools to call, as the Final Answer takes none)
         thought = self._thought and not run.steps
-        return step_schema(offered, tools_only=tools_only, thought=thought, linked=run.linked)
+        return step_schema(
+            offered, tools_only=tools_only, thought=thought, linked=run.linked, earlier=run.asked
+        )
 
     def _call_llm(
         self,
@@ -401,6 +403,10 @@ class Agent:
             parsed = tool.parse(call.args)
         except ToolArgumentsError as e:
             reply = _blob(call.thought, call.tool, call.args)
+            key = json.dumps(["invalid", tool.name, call.args], sort_keys=True, default=str)
+            if key in run.questioned:  # the same invalid call again: a third would be too
+                run.answer_only = True
+            run.questioned.add(key)
             yield self._send_back(
                 run, step, reply, "invalid_arguments",
                 tool=tool.name, errors=str(e), arguments=describe_arguments(tool),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from pydantic import BaseModel, Field
@@ -294,3 +295,31 @@ def test_a_tool_that_needs_a_person_is_not_offered_when_the_question_names_none(
     )
     assert tool_input_schema(by_director, Linked(people=[kubrick], years=[year]))
     assert tool_input_schema(by_director, Linked())
+
+
+def test_a_follow_up_genre_argument_admits_the_genres_asked_about_earlier() -> None:
+    """ "Any comedies instead?" after a crime request: Crime may go into the exclusions (the
+    model wrote Comedy there, the only genre admitted, and the call was refused); "From the
+    90s?" after it may keep Crime. Nobody asked about a genre: it stays out."""
+
+    class Input(BaseModel):
+        genres: list[Genre] = Field([], json_schema_extra=entity("genre"))
+        exclude_genres: list[Genre] = Field([], json_schema_extra=entity("genre"))
+        year_from: int | None = Field(None, json_schema_extra=entity("year-from"))
+
+    def admitted(schema: dict[str, Any]) -> list[str]:
+        return [v for o in schema["items"].get("anyOf", [schema["items"]]) for v in o["enum"]]
+
+    tool = ScriptedTool("recommend", "Movies to watch.", Input)
+    comedy = GenreMention(text="comedies", start=4, end=12, genre="Comedy")
+    crime = Linked(genres=[GenreMention(text="crime", start=12, end=17, genre="Crime")])
+    instead = tool_input_schema(tool, Linked(genres=[comedy]), earlier=crime)["properties"]
+    assert admitted(instead["exclude_genres"]) == ["Comedy", "Crime"]
+    assert admitted(instead["genres"]) == ["Comedy", "Crime"]
+    assert admitted(tool_input_schema(tool, Linked(genres=[comedy]))["properties"]["genres"]) == [
+        "Comedy"
+    ]
+    nineties = Linked(years=[YearsMention(text="90s", start=9, end=12, first=1990, last=1999)])
+    kept = tool_input_schema(tool, nineties, earlier=crime)["properties"]
+    assert admitted(kept["genres"]) == ["Crime"]
+    assert "genres" not in tool_input_schema(tool, nineties)["properties"]

@@ -117,6 +117,19 @@ def test_invalid_arguments_go_back_to_the_model(tools: list[ScriptedTool]) -> No
     assert [c["genre"] for c in tools[0].calls] == ["Comedy"]  # the invalid call never ran
 
 
+def test_the_same_invalid_call_twice_leaves_only_an_answer(tools: list[ScriptedTool]) -> None:
+    """A model that repeats a refused call word for word would repeat it a third time (it
+    copied the refusal into its thought, three times over): the next step may only answer."""
+    wrong = call("recommender", genre="Horror")
+    llm = ScriptedLLM(wrong, wrong, final("Try Groundhog Day."))
+    result = agent_for(llm, tools).ask("a funny movie?")
+    assert [r.tool_choice for r in llm.requests] == ["auto", "auto", "none"]
+    assert len(result.llm_calls) == 3 and not tools[0].calls
+    other = ScriptedLLM(wrong, call("recommender", genre="Drama"), call("recommender"), final("ok"))
+    agent_for(other, tools).ask("a funny movie?")
+    assert [r.tool_choice for r in other.requests][:3] == ["auto", "auto", "auto"]
+
+
 def test_a_bare_string_fills_a_single_required_argument(tools: list[ScriptedTool]) -> None:
     reply = json.dumps({"action": "information", "action_input": "Heat"})
     agent_for(ScriptedLLM(reply, final("ok")), tools).ask("Heat?")
