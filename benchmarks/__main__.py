@@ -10,14 +10,18 @@ Exits non-zero if any benchmark fails.
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 from pathlib import Path
+
+from movieagent.stop_signals import stop_like_ctrl_c
 
 HERE = Path(__file__).resolve().parent
 # agent_loop is the measurement that agent_overhead runs (and adds peak memory to)
 HELPERS = {"__init__", "__main__", "generate_movielens", "agent_loop"}
 FIRST = ["import_bench"]  # the others read the graph the import makes
+STOP_GRACE_S = 30.0  # for a stopped benchmark to close its graph
 
 
 def discover() -> list[str]:
@@ -29,12 +33,30 @@ def discover() -> list[str]:
     return [n for n in FIRST if n in names] + [n for n in names if n not in FIRST]
 
 
+def run_one(name: str) -> int:
+    """Run `benchmarks.NAME` and return its exit code. Stopped by SIGTERM, the benchmark is
+    stopped the same way and waited for (as it is on Ctrl-C, which reaches it from the
+    terminal): killed, it would leave the graph server it started running."""
+    child = subprocess.Popen([sys.executable, "-m", f"benchmarks.{name}"], cwd=HERE.parent)
+    try:
+        return child.wait()
+    except KeyboardInterrupt as stop:
+        if str(stop).startswith("stopped by"):  # SIGTERM or SIGHUP (Ctrl-C reached it too)
+            child.send_signal(signal.SIGTERM)
+        try:
+            child.wait(timeout=STOP_GRACE_S)
+        finally:
+            if child.poll() is None:
+                child.kill()
+        raise
+
+
 def main() -> None:
+    stop_like_ctrl_c()
     failed = []
     for name in discover():
         print(f"\n### benchmarks.{name}", flush=True)
-        done = subprocess.run([sys.executable, "-m", f"benchmarks.{name}"], cwd=HERE.parent)
-        if done.returncode:
+        if run_one(name):
             failed.append(name)
     if failed:
         sys.exit(f"failed: {', '.join(failed)}")

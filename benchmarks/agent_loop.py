@@ -21,6 +21,7 @@ from pydantic import BaseModel, Field
 from agent.llm.base import LLM, LLMChunk, LLMRequest, TokenUsage, estimate_tokens
 from agent.llm.chat_template import render_mixtral
 from agent.loop import Agent
+from movieagent.stop_signals import stop_like_ctrl_c
 from semantic_layer.tools.contract import Tool
 from semantic_layer.tools.payloads import MovieCard
 from semantic_layer.tools.result import QueryTrace, ToolResult
@@ -118,6 +119,7 @@ def main(turns: int = 300) -> dict[str, float]:
 
 
 if __name__ == "__main__":
+    stop_like_ctrl_c()  # SIGTERM unwinds as Ctrl-C: the graph server it started stops
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=300)
     print(json.dumps(main(parser.parse_args().turns), indent=2))

@@ -28,6 +28,7 @@ from typing import Any
 
 from agent.llm.base import LLM, ChatMessage, LLMChunk, LLMHealth, LLMRequest
 from evaluation.questions import DEFAULT_SET
+from movieagent.stop_signals import stop_like_ctrl_c
 
 DEFAULT_IDS = (  # a fixed mix of 33 one-tool questions: every category of the shipped set
     "info-heat-director", "info-casino-cast", "info-matrix-year", "info-fargo-genres",
@@ -207,4 +208,5 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
+    stop_like_ctrl_c()  # SIGTERM unwinds as Ctrl-C: the graph server it started stops
     main()

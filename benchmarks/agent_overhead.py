@@ -15,6 +15,8 @@ import json
 import tracemalloc
 from typing import Any
 
+from movieagent.stop_signals import stop_like_ctrl_c
+
 TARGET_P95_MS = 50.0
 
 
@@ -37,4 +39,5 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
+    stop_like_ctrl_c()  # SIGTERM unwinds as Ctrl-C: the graph server it started stops
     main()

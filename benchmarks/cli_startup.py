@@ -28,6 +28,7 @@ from pathlib import Path
 
 from benchmarks.import_bench import ENRICHED, ML_SMALL, REPO
 from benchmarks.tool_latency import imported
+from movieagent.stop_signals import stop_like_ctrl_c
 
 HELP = ["--help"]
 TOOL = ["tool", "film_facts", "--args", '{"entity": "Heat"}']
@@ -113,4 +114,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    stop_like_ctrl_c()  # SIGTERM unwinds as Ctrl-C: the graph server it started stops
     main()

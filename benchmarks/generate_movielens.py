@@ -20,6 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
+from movieagent.stop_signals import stop_like_ctrl_c
+
 GENRES = ("Action", "Adventure", "Animation", "Children", "Comedy", "Crime", "Documentary",
           "Drama", "Fantasy", "Film-Noir", "Horror", "IMAX", "Musical", "Mystery", "Romance",
           "Sci-Fi", "Thriller", "War", "Western")  # fmt: skip
@@ -184,4 +186,5 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
+    stop_like_ctrl_c()  # SIGTERM unwinds as Ctrl-C: the graph server it started stops
     main()

@@ -23,6 +23,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from movieagent.stop_signals import stop_like_ctrl_c
+
 REPO = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("MOVIEAGENT_SHARED_DATA", REPO.parent / "shared" / "data"))
 ML_SMALL = SHARED / "movielens" / "ml-latest-small"
@@ -172,4 +174,5 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
+    stop_like_ctrl_c()  # SIGTERM unwinds as Ctrl-C: the graph server it started stops
     main()

@@ -29,6 +29,7 @@ from agent.llm.llama_threads import available_cores
 from agent.llm.llamacpp import CONTEXT_TOKENS, LlamaCppLLM
 from agent.prompt import ReactPrompt, ScratchpadStep
 from benchmarks.agent_loop import _tools
+from movieagent.stop_signals import stop_like_ctrl_c
 
 QUESTION = "Who directed Heat?"
 STEP_1 = '{"thought": "I need the movie facts.", "action": "film_facts", "action_input": {"entity": "Heat"}}'
@@ -140,4 +141,5 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
 
 
 if __name__ == "__main__":
+    stop_like_ctrl_c()  # SIGTERM unwinds as Ctrl-C: the graph server it started stops
     main()

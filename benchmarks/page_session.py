@@ -29,6 +29,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from movieagent.stop_signals import stop_like_ctrl_c
 from ui.chat import CURSOR
 from ui.cli import streamlit_command
 
@@ -167,4 +168,5 @@ def _free_port() -> int:
 
 
 if __name__ == "__main__":
+    stop_like_ctrl_c()  # SIGTERM unwinds as Ctrl-C: the graph server it started stops
     sys.exit(main())

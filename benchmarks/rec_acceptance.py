@@ -28,6 +28,7 @@ from typing import Any
 from benchmarks import rec_constraints, rec_quality
 from benchmarks.import_bench import ENRICHED, ML_SMALL
 from benchmarks.tool_latency import imported
+from movieagent.stop_signals import stop_like_ctrl_c
 from semantic_layer.graph import connect
 
 COVERAGE_TARGET = 0.12
@@ -92,4 +93,5 @@ def main(argv: list[str] | None = None) -> dict[str, Any] | None:
 
 
 if __name__ == "__main__":
+    stop_like_ctrl_c()  # SIGTERM unwinds as Ctrl-C: the graph server it started stops
     main()

@@ -29,6 +29,7 @@ from typing import Any
 from benchmarks.import_bench import ENRICHED, ML_SMALL
 from benchmarks.rec_requests import draw
 from benchmarks.tool_latency import imported, warm_neighbours
+from movieagent.stop_signals import stop_like_ctrl_c
 from semantic_layer.graph import Graph, connect
 from semantic_layer.recommend.constraints import Bands, Constraints
 from semantic_layer.session import Session
@@ -176,4 +177,5 @@ def main(argv: list[str] | None = None) -> dict[str, Any] | None:
 
 
 if __name__ == "__main__":
+    stop_like_ctrl_c()  # SIGTERM unwinds as Ctrl-C: the graph server it started stops
     main()

@@ -54,6 +54,7 @@ from data_import import readers
 from data_import.importer import ImportOptions, import_release
 from data_import.problems import Problems
 from data_import.rating_arrays import read_ratings
+from movieagent.stop_signals import stop_like_ctrl_c
 from semantic_layer.graph import Graph, connect
 from semantic_layer.session import Session
 from semantic_layer.settings import GraphSettings
@@ -249,4 +250,5 @@ def main(argv: list[str] | None = None) -> dict[str, Any] | None:
 
 
 if __name__ == "__main__":
+    stop_like_ctrl_c()  # SIGTERM unwinds as Ctrl-C: the graph server it started stops
     main()

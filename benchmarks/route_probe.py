@@ -35,6 +35,7 @@ from typing import Any
 
 from agent.prompt import PROMPTS_DIR, ReactPrompt
 from evaluation.questions import DEFAULT_SET, Question, load_questions
+from movieagent.stop_signals import stop_like_ctrl_c
 
 REPLY_OPENING = '{"thought": "'
 ACTION_OPENING = '", "action": "'  # after the thought
@@ -209,4 +210,5 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    stop_like_ctrl_c()  # SIGTERM unwinds as Ctrl-C: the graph server it started stops
     sys.exit(main())

@@ -29,6 +29,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from movieagent.stop_signals import stop_like_ctrl_c
+
 MOVIES = 300
 LEGACY_USERS = 50
 
@@ -201,4 +203,5 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
+    stop_like_ctrl_c()  # SIGTERM unwinds as Ctrl-C: the graph server it started stops
     main()

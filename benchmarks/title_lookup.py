@@ -33,6 +33,7 @@ from typing import Any
 from benchmarks.import_bench import ENRICHED, ML_SMALL
 from benchmarks.tool_latency import imported
 from data_import.titles import split_title
+from movieagent.stop_signals import stop_like_ctrl_c
 from semantic_layer.errors import AmbiguousEntityError, EntityNotFoundError, SemanticLayerError
 from semantic_layer.graph import Graph, connect
 from semantic_layer.resolve import resolve_movie
@@ -156,4 +157,5 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
+    stop_like_ctrl_c()  # SIGTERM unwinds as Ctrl-C: the graph server it started stops
     main()

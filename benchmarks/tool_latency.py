@@ -41,6 +41,7 @@ from typing import Any
 
 from benchmarks.import_bench import ENRICHED, ML_SMALL, REPO, generated_release
 from benchmarks.rec_requests import draw
+from movieagent.stop_signals import stop_like_ctrl_c
 from semantic_layer.graph import Graph, connect
 from semantic_layer.recommend.neighbour_cache import SHARED
 from semantic_layer.session import GUEST_USER_ID, Session
@@ -270,4 +271,5 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
 
 
 if __name__ == "__main__":
+    stop_like_ctrl_c()  # SIGTERM unwinds as Ctrl-C: the graph server it started stops
     main()

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from agent.llm.base import LLM, LLMChunk, LLMRequest, TokenUsage
+from movieagent.stop_signals import stop_like_ctrl_c
 
 
 def _counting(counts: dict[str, int]) -> None:
@@ -95,4 +96,5 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
+    stop_like_ctrl_c()  # SIGTERM unwinds as Ctrl-C: the graph server it started stops
     main()

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.import_bench import ENRICHED, ML_SMALL, REPO
+from movieagent.stop_signals import stop_like_ctrl_c
 from semantic_layer.graph import connect
 from semantic_layer.settings import GraphSettings
 
@@ -90,4 +91,5 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
+    stop_like_ctrl_c()  # SIGTERM unwinds as Ctrl-C: the graph server it started stops
     main()

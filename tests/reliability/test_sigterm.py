@@ -1,5 +1,6 @@
 """SIGTERM to a long-running command leaves nothing running: `movieagent mcp` over stdio and over
-HTTP, `movieagent ui` with a page session open, and `movieagent chat` waiting for a question.
+HTTP, `movieagent ui` with a page session open, `movieagent chat` waiting for a question, and a
+benchmark waiting for its model.
 Each runs on its own data directory with the tiny release; once it serves, every process it
 started (its children, the data directory's `redis-server`, which is a daemon of its own) must
 end after SIGTERM. (The model server ending with the app: `tests/agent/test_llama_server.py`.)"""
@@ -205,6 +206,26 @@ def test_sigterm_ends_a_chat_waiting_for_a_question_and_its_graph_server(
 
     _wait_for(waiting, "the chat's graph and model server", command)
     _terminate_and_check(command, imported.data_dir)
+
+
+def test_sigterm_ends_a_benchmark_and_its_graph_server(
+    imported: GraphSettings, started: list[subprocess.Popen[bytes]]
+) -> None:
+    """A benchmark with the graph open, waiting on a model that never replies (a socket that
+    listens and never answers): SIGTERM ends it, and the graph server it started."""
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        port = silent.getsockname()[1]
+        env = project_env(imported.data_dir) | {"MOVIEAGENT_LLM_TIMEOUT": "120"}
+        command = subprocess.Popen(
+            [sys.executable, "-m", "benchmarks.agent_model", "--ids", "info-heat-director",
+             "--llm", f"openai+http://127.0.0.1:{port}/v1"],
+            env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        started.append(command)
+        _wait_for(lambda: server_pid(imported.data_dir) is not None, "the graph", command)
+        _terminate_and_check(command, imported.data_dir)
 
 
 def test_the_streamlit_child_is_stopped_even_if_it_ignores_sigterm(tmp_path: Path) -> None:
