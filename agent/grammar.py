@@ -194,10 +194,11 @@ def _closed(schema: Any, linked: Linked, earlier: Linked, required: bool = False
     (`earlier`: the model keeps, swaps or excludes them); when neither names a genre and the
     question names movies, people or years, it is left out (nobody asked for it: "something
     like Heat" is not "Heat, and Drama"); when the question names nothing at all, it stays
-    open to the model ("a feel-good film" may be a comedy). A number the user gives (`STATED_NUMBER`, a rating) is one they wrote when
-    they wrote numbers (`_stated_number`). A required argument is only ever narrowed, by the
-    numbers written; when none fits, the tool cannot be called (`NoValueError`), nor can a tool
-    that needs a person when the question names other things and no one (`_names_no_person`)."""
+    open to the model ("a feel-good film" may be a comedy). A number the user gives
+    (`STATED_NUMBER`, a rating) is one they wrote when they wrote numbers (`_stated_number`).
+    A required argument is only ever narrowed, by the numbers written; when none fits, the tool
+    cannot be called (`NoValueError`), nor can a tool that needs a person when the question
+    names other things and no one (`_names_no_person`)."""
     kinds = kinds_of(schema)
     if STATED_NUMBER in kinds:
         number = _stated_number(schema, linked)

@@ -461,7 +461,8 @@ class _Run:
         self.scratchpad: list[ScratchpadStep] = []
         self.steps: list[ToolStep] = []
         self.calls: set[str] = set()  # tool calls already made, to catch repeats
-        self.questioned: set[str] = set()  # calls sent back once for names nobody mentioned
+        # calls sent back once: for names nobody mentioned, or refused arguments
+        self.questioned: set[str] = set()
         self.answered_by: set[str] = set()  # tools whose result was usable: not offered again
         self.answer_only = False  # a repeated call: the next step may only answer
         self.llm_calls: list[LLMCall] = []

@@ -10,12 +10,11 @@ Exits non-zero if any benchmark fails.
 
 from __future__ import annotations
 
-import signal
 import subprocess
 import sys
 from pathlib import Path
 
-from movieagent.stop_signals import stop_like_ctrl_c
+from movieagent.stop_signals import StoppedBySignal, stop_like_ctrl_c
 
 HERE = Path(__file__).resolve().parent
 # agent_loop is the measurement that agent_overhead runs (and adds peak memory to)
@@ -41,8 +40,8 @@ def run_one(name: str) -> int:
     try:
         return child.wait()
     except KeyboardInterrupt as stop:
-        if str(stop).startswith("stopped by"):  # SIGTERM or SIGHUP (Ctrl-C reached it too)
-            child.send_signal(signal.SIGTERM)
+        if isinstance(stop, StoppedBySignal):  # Ctrl-C reached the child from the terminal
+            child.send_signal(stop.signum)
         try:
             child.wait(timeout=STOP_GRACE_S)
         finally:

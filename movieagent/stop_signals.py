@@ -16,8 +16,17 @@ from types import FrameType
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 
+class StoppedBySignal(KeyboardInterrupt):
+    """The `KeyboardInterrupt` a stop signal raises; `signum` says which (a parent passes it on
+    to its children, which Ctrl-C reaches from the terminal by itself)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(f"stopped by {signal.Signals(signum).name}")
+        self.signum = signum
+
+
 def _interrupt(signum: int, _frame: FrameType | None) -> None:
-    raise KeyboardInterrupt(f"stopped by {signal.Signals(signum).name}")
+    raise StoppedBySignal(signum)
 
 
 def stop_like_ctrl_c() -> None:
