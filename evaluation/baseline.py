@@ -30,7 +30,7 @@ from agent.llm.base import LLM, MAX_NEW_TOKENS, ChatMessage, LLMRequest, Role, e
 from agent.result import LLMCall
 from evaluation.outcome import Outcome, ToolUse
 from evaluation.questions import Question
-from evaluation.seen import cut, invented, writes
+from evaluation.seen import answer_language, cut, invented, writes
 from semantic_layer.tools.contract import Tool, ToolContext
 from semantic_layer.tools.langchain_adapter import ToolBinding, as_langchain_tools
 from semantic_layer.tools.result import ToolResult
@@ -193,6 +193,7 @@ class BaselineSubject:
             invented=invented(answer, results, context.graph, question.said()),
             writes=writes(results),
             cut=cut(answer, ending),
+            answer_language=None if error else answer_language(answer, context.graph),
         )
 
 

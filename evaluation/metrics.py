@@ -8,6 +8,8 @@
 - facts: every expected fact occurs in the answer (`contains_fact`); the fact-level rate is
   reported too; questions without facts are not counted;
 - parse failures: model replies that could not be read (total, and questions with at least one);
+- answers in another language: the answer's language (`evaluation.seen.answer_language`) is
+  not the question's;
 - LLM calls and tokens: means per question; latency: p50/p95 of the whole question, in ms,
   interpolated linearly between the closest ranks.
 """
@@ -36,6 +38,7 @@ class Score(BaseModel):
     invented: int = 0  # names or relations in the answer that no returned row holds
     unrequested_writes: int = 0  # calls that wrote in a question that asks for no write
     cut: bool = False  # the answer stops mid-sentence
+    other_language: bool = False  # the answer is in another language than the question
 
 
 class Summary(BaseModel):
@@ -58,6 +61,7 @@ class Summary(BaseModel):
     questions_with_invented: int = 0
     unrequested_writes: int = 0
     cut_answers: int = 0
+    other_language_answers: int = 0
 
 
 def score(question: Question, outcome: Outcome) -> Score:
@@ -88,6 +92,7 @@ def score(question: Question, outcome: Outcome) -> Score:
         invented=len(outcome.invented),
         unrequested_writes=sum(1 for name in outcome.writes if name not in asked),
         cut=outcome.cut,
+        other_language=outcome.answer_language not in (None, question.language),
     )
 
 
@@ -115,6 +120,7 @@ def summarize(scores: Sequence[Score], outcomes: Sequence[Outcome]) -> Summary:
         questions_with_invented=sum(s.invented > 0 for s in scores),
         unrequested_writes=sum(s.unrequested_writes for s in scores),
         cut_answers=sum(s.cut for s in scores),
+        other_language_answers=sum(s.other_language for s in scores),
     )
 
 

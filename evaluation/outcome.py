@@ -35,4 +35,5 @@ class Outcome(BaseModel):
     invented: list[str] = Field(default_factory=list)  # names/relations no returned row holds
     writes: list[str] = Field(default_factory=list)  # tools whose call wrote to the graph, in order
     cut: bool = False  # the answer stops mid-sentence
+    answer_language: str | None = None  # the language the answer is written in; None: no answer
     replies: list[str] = Field(default_factory=list)  # the model's raw replies, thoughts included

@@ -32,6 +32,7 @@ ROWS: list[tuple[str, str, str]] = [  # (label, summary field, format)
     ("questions with an invented name", "questions_with_invented", "int"),
     ("unrequested writes", "unrequested_writes", "int"),
     ("answers cut mid-sentence", "cut_answers", "int"),
+    ("answers in another language than the question", "other_language_answers", "int"),
 ]
 
 

@@ -22,7 +22,7 @@ from agent.loop import Agent
 from agent.settings import LLMSettings
 from evaluation.outcome import Outcome, ToolUse
 from evaluation.questions import Question, Rating
-from evaluation.seen import cut, invented, writes
+from evaluation.seen import answer_language, cut, invented, writes
 from semantic_layer.session import Session
 from semantic_layer.tools.contract import Tool, ToolContext
 from semantic_layer.user_policy import FIRST_EVAL_USER_ID, eval_user_ids
@@ -97,6 +97,7 @@ class AgentSubject:
                 result.llm_calls[-1].finish_reason or "" if result.llm_calls else "",
                 rendered=bool(result.rendered),
             ),
+            answer_language=None if result.error else answer_language(result.answer, context.graph),
             replies=[call.completion for call in result.llm_calls],
         )
 

@@ -1,5 +1,5 @@
 """What a user sees in one answer, counted per question: names and relations no returned row
-holds, writes nobody asked for, and answers that stop mid-sentence.
+holds, writes nobody asked for, answers that stop mid-sentence, and the answer's language.
 
 Both subjects (our agent and the baseline) are read the same way: the answer is linked to the
 graph and checked against the data of the tool results of that question
@@ -12,6 +12,8 @@ import re
 from collections.abc import Sequence
 
 from agent.grounded import unsupported
+from agent.language import detect_language
+from semantic_layer.linking.linker import link
 from semantic_layer.resolve.reader import Reader
 from semantic_layer.tools.result import ToolResult
 
@@ -24,6 +26,15 @@ def invented(
     """The movies, people, relations, years and ratings `answer` states that no row of `results`
     holds; `said`: the user's words, whose numbers an answer may repeat."""
     return unsupported(answer, results, graph, question=said) if answer.strip() else []
+
+
+def answer_language(answer: str, graph: Reader | None) -> str | None:
+    """The language `answer` is written in, read as the agent reads a question's (titles and
+    names found in the graph are no language's words); None for no answer."""
+    if not answer.strip():
+        return None
+    spans = link(graph, answer).name_spans() if graph is not None else []
+    return detect_language(answer, spans)
 
 
 def cut(answer: str, ending: str, rendered: bool = False) -> bool:

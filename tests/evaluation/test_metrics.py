@@ -13,7 +13,7 @@ from evaluation.metrics import evaluate, percentile
 from evaluation.normalize import contains_fact, same_value
 from evaluation.outcome import Outcome
 from evaluation.questions import Question, Rating
-from evaluation.report import build_report, write_report
+from evaluation.report import build_report, markdown, write_report
 from evaluation.runner import AgentSubject, run_set, store_ratings
 from semantic_layer.session import Session
 from semantic_layer.tools import ToolContext
@@ -266,3 +266,37 @@ def test_an_error_ending_is_not_counted_as_invented(
     assert outcome.error and sentence in outcome.answer
     assert outcome.invented == []
     assert invented(outcome.answer, [], movie_graph)
+
+
+def test_an_answer_in_another_language_than_the_question_is_counted(movie_graph: Any) -> None:
+    """Read as the user reads it: an English answer to a Korean question counts, the same
+    answer in Korean does not, and the English titles a Korean answer names do not make it
+    English. The runner reads the language of every answer it records."""
+    from evaluation.seen import answer_language
+
+    english = "You could watch Toy Story (1995) or Forrest Gump (1994), two films many people love."
+    korean = "토이 스토리 (Toy Story, 1995)와 Forrest Gump (1994)를 추천합니다. 많은 사람들이 좋아합니다."
+    assert answer_language(english, movie_graph) == "en"
+    assert answer_language(korean, movie_graph) == "ko"
+    assert answer_language("", movie_graph) is None
+    question = Question.model_validate(
+        {"id": "ko", "category": "c", "language": "ko", "question": "?", "expect": {"tool": None}}
+    )
+    counted = {}
+    for language in ("en", "ko", None):
+        outcome = Outcome(
+            id="ko", category="c", language="ko", subject="s", answer_language=language
+        )
+        counted[language] = evaluate([question], [outcome])["overall"].other_language_answers
+    assert counted == {"en": 1, "ko": 0, None: 0}
+    report = markdown(build_report([question], {"agent": [outcome]}))
+    assert "| answers in another language than the question | 0 |" in report
+
+    greeting = Question.model_validate(
+        {"id": "hi", "category": "c", "question": "Hi!", "expect": {"tool": None}}
+    )
+    llm = ScriptedLLM(final("Hello! Ask me about movies, and I will look them up."))
+    (ran,) = run_set(
+        AgentSubject(llm), [greeting], [recommender()], lambda s: ToolContext(movie_graph, s)
+    )
+    assert ran.answer_language == "en"
