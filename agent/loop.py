@@ -72,6 +72,7 @@ from agent.render import capabilities, render_answer, step_limit, which_one
 from agent.result import AgentResult, LLMCall, StopReason, Timings, ToolStep
 from agent.streaming import FinalAnswerStream, ObjectEnd
 from semantic_layer.errors import ToolArgumentsError
+from semantic_layer.linking.arguments import dated_arguments
 from semantic_layer.linking.linker import link
 from semantic_layer.linking.mentions import Linked
 from semantic_layer.tools.contract import Tool, ToolContext
@@ -416,6 +417,8 @@ class Agent:
         # extends the text the backend has just generated (and cached)
         reply = text.strip() if self.grammar else _blob(call.thought, call.tool, call.args)
         parsed, wrong = check_arguments(tool, parsed, run.context)  # names the graph knows
+        if wrong is None and run.context.graph is not None:
+            parsed = dated_arguments(parsed, run.context.graph, run.dated)
         key = json.dumps([tool.name, call.args], sort_keys=True, default=str)
         if wrong is not None and f"kind {key}" not in run.questioned:  # a film as a person
             run.questioned.add(f"kind {key}")
@@ -475,6 +478,9 @@ class _Run:
         # the people the last answer named, the ones "he" or "she" may point at (its titles
         # are left out for the reason above)
         self.answered: list[str] = []
+        # the films the question or the last turns wrote with their year: which "Titanic" a
+        # follow-up means
+        self.dated: set[int] = set()
         self.language = DEFAULT_LANGUAGE  # read by `link`, without the names it finds
         self.rendered: list[str] = []  # why the answer was rendered from the rows, if it was
         self.started = time.perf_counter()
@@ -497,9 +503,10 @@ class _Run:
             users = [link(graph, m.content) for m in reversed(turns) if m.role == "user"]
             self.asked = _merged([found for found in users if not found.numbers])
             answers = [m.content for m in reversed(turns) if m.role == "assistant"]
-            if answers:
-                people = link(graph, answers[0]).strong_people()[:ANSWERED_PEOPLE]
-                self.answered = [person.best.name for person in people]
+            last = link(graph, answers[0]) if answers else Linked()
+            self.answered = [p.best.name for p in last.strong_people()[:ANSWERED_PEOPLE]]
+            self.dated = set().union(*(found.dated_movies() for found in (*users, last)))
+        self.dated |= self.linked.dated_movies()
 
     def note_result(self, result: ToolResult) -> None:
         if result.new_user_id is not None:  # the guest has a user of their own from now on

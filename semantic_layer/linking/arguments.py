@@ -11,10 +11,12 @@ Park, "电影 Hero (2002)" is Hero (2002).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from pydantic import BaseModel
 
+from semantic_layer.errors import ToolArgumentsError
 from semantic_layer.linking.linker import link
 from semantic_layer.linking.mentions import Linked, MovieMention
 from semantic_layer.linking.names import names_someone
@@ -64,8 +66,9 @@ def _movie_name(movie: MovieMention, linked: Linked) -> str:
 
 def link_arguments[M: BaseModel](arguments: M, graph: Reader) -> M:
     """`arguments` with each marked value that names nothing in the graph replaced by the one
-    name linking finds in it; unchanged when it names something, or when linking finds none or
-    several."""
+    name linking finds in it; unchanged when it names something, or when linking finds none.
+    A value that writes several names ("Julia Roberts, Hugh Grant", a cast copied whole) is
+    those names in a list, and refused in a field that takes one: the call says which."""
     updates: dict[str, Any] = {}
     for name, field in type(arguments).model_fields.items():
         kinds = [k for k in kinds_of(field.json_schema_extra) if k in ("movie", "person")]
@@ -73,9 +76,19 @@ def link_arguments[M: BaseModel](arguments: M, graph: Reader) -> M:
         if not kinds or value is None:
             continue
         if isinstance(value, str):
-            new: Any = _linked_value(graph, kinds, value)
+            found = _linked_values(graph, kinds, value)
+            if len(found) > 1:
+                raise ToolArgumentsError(
+                    f"{name}: {value!r} names {len(found)} ({', '.join(found)}); "
+                    "a call takes one of them"
+                )
+            new: Any = found[0]
         elif isinstance(value, list):
-            new = [_linked_value(graph, kinds, v) if isinstance(v, str) else v for v in value]
+            new = [
+                found
+                for v in value
+                for found in (_linked_values(graph, kinds, v) if isinstance(v, str) else [v])
+            ]
         else:
             continue
         if new != value:
@@ -83,14 +96,60 @@ def link_arguments[M: BaseModel](arguments: M, graph: Reader) -> M:
     return arguments.model_copy(update=updates) if updates else arguments
 
 
-def _linked_value(graph: Reader, kinds: list[str], value: str) -> str:
+def dated_arguments[M: BaseModel](arguments: M, graph: Reader, dated: Collection[int]) -> M:
+    """`arguments` with each movie value that several films share as their title ("Titanic")
+    replaced by the label of the one of them in `dated`, the films the conversation wrote with
+    their year ("Titanic (1997) was directed by James Cameron.", then "Got anything like that
+    one?"); unchanged when none of them or several are."""
+    if not dated:
+        return arguments
+    updates: dict[str, Any] = {}
+    for name, field in type(arguments).model_fields.items():
+        if "movie" not in kinds_of(field.json_schema_extra):
+            continue
+        value = getattr(arguments, name)
+        if isinstance(value, str):
+            new: Any = _dated_value(graph, value, dated)
+        elif isinstance(value, list):
+            new = [_dated_value(graph, v, dated) if isinstance(v, str) else v for v in value]
+        else:
+            continue
+        if new != value:
+            updates[name] = new
+    return arguments.model_copy(update=updates) if updates else arguments
+
+
+def _dated_value(graph: Reader, value: str, dated: Collection[int]) -> str:
+    movies = link(graph, value).strong_movies()
+    if len(movies) != 1 or movies[0].year is not None:  # several films, or dated already
+        return value
+    movie = movies[0]
+    same = [c for c in movie.candidates if c.title == movie.best.title]
+    picked = [c for c in same if c.movie_id in dated]
+    return picked[0].label if len(same) > 1 and len(picked) == 1 else value
+
+
+def _linked_values(graph: Reader, kinds: list[str], value: str) -> list[str]:
+    """What `value` names: itself when it is a name the graph knows, else the names linking
+    finds in it: the one it finds (weak ones too, but not a last name of someone barely
+    known), or the strong ones when it finds several; itself when none."""
     known: list[Kind] = [k for k in ("movie", "person") if k in kinds]
     if any(fit(graph, value, kind) == Fit.BY_NAME for kind in known):
-        return value
+        return [value]
     linked = link(graph, value)
-    names = []
+    names: list[str] = []
+    strong: list[str] = []
     if "movie" in kinds:
-        names += [m.best.label if len(m.candidates) > 1 else m.best.title for m in linked.movies]
-    if "person" in kinds:  # weak people too, but not a last name of someone barely known
-        names += [p.best.name for p in linked.people if names_someone(p.best)]
-    return names[0] if len(names) == 1 else value
+        for m in linked.movies:
+            names.append(m.best.label if len(m.candidates) > 1 else m.best.title)
+            if m.strength == "strong":
+                strong.append(names[-1])
+    if "person" in kinds:
+        for p in linked.people:
+            if names_someone(p.best):
+                names.append(p.best.name)
+                if p.strength == "strong":
+                    strong.append(p.best.name)
+    if len(names) == 1:
+        return names
+    return list(dict.fromkeys(strong)) if len(strong) > 1 else [value]

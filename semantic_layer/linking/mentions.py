@@ -93,6 +93,13 @@ class Linked(BaseModel):
     def strong_people(self) -> list[PersonMention]:
         return [p for p in self.people if p.strength == "strong"]
 
+    def dated_movies(self) -> set[int]:
+        """The films the text writes with their year ("Titanic (1997)")."""
+        return {
+            c.movie_id for m in self.movies if m.year is not None
+            for c in m.candidates if c.year == m.year
+        }  # fmt: skip
+
     def name_spans(self) -> list[tuple[int, int]]:
         """Where the text writes the movies and people it names (strong mentions)."""
         named: list[Mention] = [*self.strong_movies(), *self.strong_people()]

@@ -138,3 +138,29 @@ def test_the_people_the_last_answer_named_are_shown_for_he_or_she(
     assert last_lines("Films like Alien?", titles)[-1] == (
         "Earlier, the user asked about: movie Alien (1979)."
     )
+
+
+def test_a_shared_title_is_the_film_the_last_answer_dated(movie_graph: Any) -> None:
+    """ "Got anything like that one?" after "Titanic (1997) was directed by James Cameron.": the
+    model writes "Titanic", which two films share; the tool gets the one the answer dated,
+    not a question back. With no year in the conversation it gets the title as written."""
+    from pydantic import BaseModel, Field
+
+    from agent.llm.base import ChatMessage
+    from semantic_layer.linking.arguments import entity
+    from semantic_layer.tools.contract import ToolContext
+
+    class Liked(BaseModel):
+        movies: list[str] = Field(default_factory=list, json_schema_extra=entity("movie"))
+
+    def sent(answer: str) -> list[str]:
+        tool = ScriptedTool("recommender", "Films like the ones named.", Liked)
+        llm = ScriptedLLM(call("recommender", movies=["Titanic"]), final("Try these."))
+        history = [ChatMessage(role="user", content="Who directed Titanic?"),
+                   ChatMessage(role="assistant", content=answer)]  # fmt: skip
+        Agent(llm, [tool]).ask("Got anything like that one?", history, ToolContext(movie_graph))
+        return list(tool.calls[0]["movies"])
+
+    assert sent("Titanic (1997) was directed by James Cameron.") == ["Titanic (1997)"]
+    assert sent("Titanic (1953) was directed by Jean Negulesco.") == ["Titanic (1953)"]
+    assert sent("It was directed by James Cameron.") == ["Titanic"]

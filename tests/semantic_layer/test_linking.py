@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, Field
 
-from semantic_layer.linking.arguments import entity, link_arguments
+from semantic_layer.errors import ToolArgumentsError
+from semantic_layer.linking.arguments import dated_arguments, entity, link_arguments
 from semantic_layer.linking.genres import genre_mentions
 from semantic_layer.linking.linker import link
 from semantic_layer.linking.names import last_name, name_particles
@@ -288,6 +289,40 @@ def test_a_last_name_argument_is_linked_only_to_someone_known(tools_graph: Any) 
     France") is not made into Jim France, an actor with one film."""
     assert link_arguments(_Person(person="Nolan"), tools_graph).person == "Christopher Nolan"
     assert link_arguments(_Person(person="France"), tools_graph).person == "France"
+
+
+class _Cast(BaseModel):
+    people: list[str] = Field(default_factory=list, json_schema_extra=entity("person"))
+
+
+def test_a_value_writing_several_names_is_a_list_of_them_or_refused(tools_graph: Any) -> None:
+    """A cast copied whole into a name ("Julia Roberts, Hugh Grant", after an answer naming
+    both): a list takes each of them; a field that takes one refuses it, saying whom it names,
+    so the model can choose. One name, and a name the graph knows, stay as they were."""
+    copied = "Julia Roberts, Hugh Grant"
+    listed = link_arguments(_Cast(people=[copied, "Tom Hanks"]), tools_graph)
+    assert listed.people == ["Julia Roberts", "Hugh Grant", "Tom Hanks"]
+    with pytest.raises(ToolArgumentsError, match=r"names 2 \(Julia Roberts, Hugh Grant\)"):
+        link_arguments(_Person(person=copied), tools_graph)
+    assert link_arguments(_Person(person="Julia Roberts"), tools_graph).person == "Julia Roberts"
+    assert link_arguments(_Cast(people=["Hugh Grant"]), tools_graph).people == ["Hugh Grant"]
+
+
+def test_a_shared_title_is_the_film_the_conversation_dated(tools_graph: Any) -> None:
+    """ "Titanic" is two films; the one the conversation wrote with its year is meant. No film
+    dated, or a value that is not a shared title, stays as written."""
+    dated = link(tools_graph, "Titanic (1997) was directed by James Cameron.").dated_movies()
+    assert dated_arguments(_Rating(movie="Titanic", rating=4), tools_graph, dated).movie == (
+        "Titanic (1997)"
+    )
+    older = link(tools_graph, "Titanic (1953) stars Clifton Webb.").dated_movies()
+    assert dated_arguments(_Rating(movie="titanic", rating=4), tools_graph, older).movie == (
+        "Titanic (1953)"
+    )
+    assert dated_arguments(_Rating(movie="Titanic", rating=4), tools_graph, set()).movie == (
+        "Titanic"
+    )
+    assert dated_arguments(_Rating(movie="Heat", rating=4), tools_graph, dated).movie == "Heat"
 
 
 def test_an_argument_naming_nothing_is_left_as_written(tools_graph: Any) -> None:
