@@ -43,6 +43,7 @@ _ANSWERED = (
 _SURE = 0.8  # confidence the detector gives a script of its own or a clear sentence
 _MIN_WORDS = 3  # fewer words than this are a guess unless the detector is sure
 _MIN_MARGIN = 0.1  # a guess must lead the next language by this much
+_CLOSE = 0.5  # a language read at this share of the best reading's confidence may be it
 
 
 @cache
@@ -114,6 +115,21 @@ def detect_language(text: str, names: Sequence[tuple[int, int]] = ()) -> Languag
     if len(words) < _MIN_WORDS or best - runner_up < _MIN_MARGIN:
         return DEFAULT_LANGUAGE
     return _code(language)
+
+
+def reads_as(text: str, language: Language, names: Sequence[tuple[int, int]] = ()) -> bool:
+    """Whether the text may well be in `language`: it is the language detected, or the detector
+    gives it at least half the confidence of its best reading (a short text in one of two close
+    languages: "Guardado: 5/5 para Titanic (1997)." reads Portuguese 0.44, Spanish 0.41).
+    `names` as for `detect_language`."""
+    if detect_language(text, names) == language:
+        return True
+    sample = _without_spans(text, names) if names else text
+    values = _detector().compute_language_confidence_values(sample)
+    if not values or values[0].value == 0:
+        return False
+    mine = next((v.value for v in values if _code(v.language) == language), 0.0)
+    return mine >= _CLOSE * values[0].value
 
 
 def language_name(code: str) -> str:

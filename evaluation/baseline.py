@@ -193,7 +193,9 @@ class BaselineSubject:
             invented=invented(answer, results, context.graph, question.said()),
             writes=writes(results),
             cut=cut(answer, ending),
-            answer_language=None if error else answer_language(answer, context.graph),
+            answer_language=None
+            if error
+            else answer_language(answer, context.graph, question.language),
         )
 
 

@@ -97,7 +97,9 @@ class AgentSubject:
                 result.llm_calls[-1].finish_reason or "" if result.llm_calls else "",
                 rendered=bool(result.rendered),
             ),
-            answer_language=None if result.error else answer_language(result.answer, context.graph),
+            answer_language=None
+            if result.error
+            else answer_language(result.answer, context.graph, question.language),
             replies=[call.completion for call in result.llm_calls],
         )
 

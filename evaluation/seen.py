@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 
 from agent.grounded import unsupported
-from agent.language import detect_language
+from agent.language import detect_language, reads_as
 from semantic_layer.linking.linker import link
 from semantic_layer.resolve.reader import Reader
 from semantic_layer.tools.result import ToolResult
@@ -28,12 +28,16 @@ def invented(
     return unsupported(answer, results, graph, question=said) if answer.strip() else []
 
 
-def answer_language(answer: str, graph: Reader | None) -> str | None:
+def answer_language(answer: str, graph: Reader | None, asked: str | None = None) -> str | None:
     """The language `answer` is written in, read as the agent reads a question's (titles and
-    names found in the graph are no language's words); None for no answer."""
+    names found in the graph are no language's words): the language `asked` in when the answer
+    may well be in it (`agent.language.reads_as`: a short answer in one of two close
+    languages); None for no answer."""
     if not answer.strip():
         return None
     spans = link(graph, answer).name_spans() if graph is not None else []
+    if asked is not None and reads_as(answer, asked, spans):
+        return asked
     return detect_language(answer, spans)
 
 

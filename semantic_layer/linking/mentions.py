@@ -94,11 +94,18 @@ class Linked(BaseModel):
         return [p for p in self.people if p.strength == "strong"]
 
     def dated_movies(self) -> set[int]:
-        """The films the text writes with their year ("Titanic (1997)")."""
-        return {
-            c.movie_id for m in self.movies if m.year is not None
-            for c in m.candidates if c.year == m.year
-        }  # fmt: skip
+        """The films the text writes with their year ("Titanic (1997)"), and those a year it
+        writes picks among films that share a title ("the 2002 Solaris")."""
+        dated: set[int] = set()
+        for movie in self.movies:
+            if movie.year is not None:
+                dated |= {c.movie_id for c in movie.candidates if c.year == movie.year}
+                continue
+            same = [c for c in movie.candidates if c.title == movie.best.title]
+            picked = [c for c in same if self.writes_year(c.year)]
+            if len(same) > 1 and len(picked) == 1:
+                dated.add(picked[0].movie_id)
+        return dated
 
     def name_spans(self) -> list[tuple[int, int]]:
         """Where the text writes the movies and people it names (strong mentions)."""

@@ -279,6 +279,11 @@ def test_an_answer_in_another_language_than_the_question_is_counted(movie_graph:
     assert answer_language(english, movie_graph) == "en"
     assert answer_language(korean, movie_graph) == "ko"
     assert answer_language("", movie_graph) is None
+    assert answer_language(english, movie_graph, "ko") == "en"
+    # a short answer in one of two close languages is the one asked in, either way
+    stored = "Guardado: 5/5 para Titanic (1997)."
+    assert answer_language(stored, movie_graph, "es") == "es"
+    assert answer_language(stored, movie_graph, "pt") == "pt"
     question = Question.model_validate(
         {"id": "ko", "category": "c", "language": "ko", "question": "?", "expect": {"tool": None}}
     )

@@ -323,6 +323,11 @@ def test_a_shared_title_is_the_film_the_conversation_dated(tools_graph: Any) -> 
         "Titanic"
     )
     assert dated_arguments(_Rating(movie="Heat", rating=4), tools_graph, dated).movie == "Heat"
+    # a year the question writes picks one too
+    picked = link(tools_graph, "Who stars in the 2002 Solaris?").dated_movies()
+    assert dated_arguments(_Rating(movie="Solaris", rating=4), tools_graph, picked).movie == (
+        "Solaris (2002)"
+    )
 
 
 def test_an_argument_naming_nothing_is_left_as_written(tools_graph: Any) -> None:
