@@ -43,6 +43,7 @@ FINAL_ANSWER = "Final Answer"
 THOUGHT_MAX_CHARS = 240  # bounds the free text before the action, so small models terminate
 _NOISE = {"title", "description", "examples"}
 _STATED = "x-stated"  # marks an argument the question states whole: required in the grammar
+_ONE_LIST = {"movie", "person"}  # kinds with one list of names in a tool (genres: in or out)
 
 
 def step_schema(
@@ -156,8 +157,9 @@ def _stated_range(schema: Any) -> bool:
 
 def _kinds_named(linked: Linked) -> set[str]:
     """The kinds of thing (movie, person, genre, years) the question names when it names
-    several, else none. A span found as both a movie and a person ("Amélie") is one thing of a
-    kind the model decides: it makes neither kind count."""
+    several; when it names one kind, that kind if it is movies or people (`_ONE_LIST`), else
+    none. A span found as both a movie and a person ("Amélie") is one thing of a kind the model
+    decides: it makes neither kind count."""
     named: list[MovieMention | PersonMention | GenreMention | YearsMention] = [
         *linked.strong_movies(), *linked.strong_people(), *linked.genres, *linked.years
     ]  # fmt: skip
@@ -168,16 +170,19 @@ def _kinds_named(linked: Linked) -> set[str]:
         kind for kind, own in spans.items()
         if own - set().union(*(other for k, other in spans.items() if k != kind))
     }  # fmt: skip
-    return kinds if len(kinds) > 1 else set()
+    return kinds if len(kinds) > 1 else kinds & _ONE_LIST
 
 
 def _names_found(schema: Any, kinds: set[str]) -> bool:
-    """Whether `schema` is a list of names of one of `kinds`, the kinds the question names when
-    it names several (`_kinds_named`). Such a list is required, possibly empty: a small model
-    wrote one kind and closed the object (a person without the genre asked with them; "a 90s
-    thriller" without "Thriller", llama.cpp writing the required year range first). With one
-    kind named the lists stay optional ("comedies without romance": the model writes what it
-    needs; required, the only genre named went into the first list even when excluded)."""
+    """Whether `schema` is a list of names of one of `kinds`, the kinds the question names
+    (`_kinds_named`). Such a list is required, possibly empty: a small model wrote one kind and
+    closed the object (a person without the genre asked with them; "a 90s thriller" without
+    "Thriller", llama.cpp writing the required year range first), or wrote none: "Gostei muito
+    de Goodfellas. O que mais devo ver?" went out as `{}`, its thought copied from the worked
+    example of a request by the user's own ratings. With genres the only kind named the lists
+    stay optional ("comedies without romance": the model writes what it needs; required, the
+    only genre named went into the first list even when excluded); a movie or a person has one
+    list to go in."""
     return (
         isinstance(schema, dict)
         and schema.get("type") == "array"

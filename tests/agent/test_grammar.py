@@ -191,8 +191,22 @@ def test_names_of_several_kinds_are_all_written_before_the_object_closes() -> No
     # nothing of a kind found: that list stays optional ("movies" here), or is left out
     assert "movies" in schema["properties"] and "movies" not in schema["required"]
     assert "required" not in tool_input_schema(tool, Linked())
-    # one kind named: nothing is required, the model puts the one genre where it belongs
+    # genres alone named: nothing is required, the model puts the one genre where it belongs
     assert "required" not in tool_input_schema(tool, Linked(genres=[thriller]))
+    # a movie alone named: its one list is written, possibly empty (not `{}`, a request by the
+    # user's own ratings)
+    heat_only = Linked(
+        movies=[
+            MovieMention(
+                text="Heat",
+                start=0,
+                end=4,
+                candidates=[MovieMatch(movie_id=6, title="Heat", year=1995, name="Heat", score=1)],
+            )
+        ]
+    )
+    assert tool_input_schema(tool, heat_only)["required"] == ["movies"]
+    assert "minItems" not in json.dumps(tool_input_schema(tool, heat_only)["properties"]["movies"])
     # a movie and a genre: both lists of genres are written, so an excluded one finds its place
     heat = MovieMatch(movie_id=6, title="Heat", year=1995, name="Heat", score=1.0)
     like_heat = MovieMention(text="Heat", start=0, end=4, candidates=[heat])
