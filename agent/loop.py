@@ -478,8 +478,8 @@ class _Run:
         # the people the last answer named, the ones "he" or "she" may point at (its titles
         # are left out for the reason above)
         self.answered: list[str] = []
-        # the films the question or the last turns wrote with their year: which "Titanic" a
-        # follow-up means
+        # the films the question or the last turns dated (written with their year, or picked
+        # by a year they write): which "Titanic" a follow-up means (`dated_arguments`)
         self.dated: set[int] = set()
         self.language = DEFAULT_LANGUAGE  # read by `link`, without the names it finds
         self.rendered: list[str] = []  # why the answer was rendered from the rows, if it was
