@@ -12,9 +12,9 @@ Argument schemas are inlined (no `$ref`), stripped of titles and descriptions (t
 carries those) and closed with `additionalProperties: false`. An argument that names a movie, a
 person or a genre (its schema says so with `x-entity`, see `semantic_layer.linking.arguments`)
 admits the names linking found in the question first, then any text. What the question states
-is required, so the model writes it: a year range it names, and, when it names things of several
-kinds, each list of names of a kind it names (possibly empty: the model decides where a name
-belongs).
+is required, so the model writes it: a year range it names, and each list of names of a kind it
+names (possibly empty: the model decides where a name belongs), or, when it names nothing, of a
+kind the last turns asked about; genres only when named with other kinds.
 """
 
 from __future__ import annotations
@@ -136,7 +136,9 @@ def _clean(node: Any, linked: Linked, earlier: Linked) -> Any:
             out[key] = {
                 n: _clean(sub, linked, earlier) for n, sub in kept.items() if sub is not None
             }
-            kinds = _kinds_named(linked)
+            # a follow-up that names nothing itself ("Any more like that one?") is about
+            # what the last turns asked about: the lists of those kinds are written
+            kinds = _kinds_named(linked if _names_something(linked) else earlier)
             stated = [
                 n for n, sub in kept.items()
                 if n not in required and (_stated_range(sub) or _names_found(sub, kinds))

@@ -337,3 +337,25 @@ def test_a_follow_up_genre_argument_admits_the_genres_asked_about_earlier() -> N
     kept = tool_input_schema(tool, nineties, earlier=crime)["properties"]
     assert admitted(kept["genres"]) == ["Crime"]
     assert "genres" not in tool_input_schema(tool, nineties)["properties"]
+
+
+def test_a_follow_up_naming_nothing_writes_the_lists_of_what_was_asked_about() -> None:
+    """ "Any more like that one?" after "Who directed Pulp Fiction?" names nothing itself: the
+    model wrote the director the answer named and no film. The kinds the last turns asked about
+    stand for the question's: the movie list is written (possibly empty). A follow-up that
+    names something goes by what it names."""
+
+    class Input(BaseModel):
+        movies: list[str] = Field(default_factory=list, json_schema_extra=entity("movie"))
+        people: list[str] = Field(default_factory=list, json_schema_extra=entity("person"))
+
+    tool = ScriptedTool("recommend", "Movies to watch.", Input)
+    pulp = MovieMatch(movie_id=296, title="Pulp Fiction", year=1994, name="Pulp Fiction", score=1)
+    asked = Linked(movies=[MovieMention(text="Pulp Fiction", start=13, end=25, candidates=[pulp])])
+    assert tool_input_schema(tool, Linked(), earlier=asked)["required"] == ["movies"]
+    assert "required" not in tool_input_schema(tool, Linked())
+    hanks = PersonMention(
+        text="Tom Hanks", start=0, end=9, candidates=[PersonMatch(name="Tom Hanks", score=1)]
+    )
+    named = tool_input_schema(tool, Linked(people=[hanks]), earlier=asked)
+    assert named["required"] == ["people"]
