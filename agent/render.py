@@ -137,13 +137,27 @@ def _recommendations(payload: Recommendations, language: str) -> str:
     )
     lines = [head]
     for item in payload.recommendations[:RECOMMENDED]:
-        why = _reason(item)
-        lines.append(
-            _say(language, "recommendation", movie=item.label, why=why)
-            if why
-            else _say(language, "recommendation_plain", movie=item.label)
-        )
+        lines.append(_recommendation(item, language))
     return "\n".join(lines)
+
+
+def _recommendation(item: Any, language: str) -> str:
+    """One recommended movie with its reason. The tool words its reasons in English
+    (`semantic_layer.recommend.reasons`): in another language the row says what the rating and
+    the number of ratings it holds are, in that language's words."""
+    why = _reason(item)
+    if why and language == DEFAULT_LANGUAGE:
+        return _say(language, "recommendation", movie=item.label, why=why)
+    rating, count = getattr(item, "rating_avg", None), getattr(item, "rating_count", None)
+    if rating is not None and count:
+        return _say(
+            language,
+            "recommendation_rated",
+            movie=item.label,
+            rating=f"{rating:.1f}",
+            count=str(count),
+        )
+    return _say(language, "recommendation_plain", movie=item.label)
 
 
 def _rating(payload: StoredRating, language: str) -> str:

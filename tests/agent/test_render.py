@@ -177,7 +177,14 @@ def _recommendations(n: int, movie: str | None = "Heat (1995)") -> Recommendatio
     return Recommendations(
         basis=Basis(movie=movie),
         recommendations=[
-            Recommendation(movie_id=i, title=f"Pick {i}", year=1990 + i, why=f"shares cast {i}")
+            Recommendation(
+                movie_id=i,
+                title=f"Pick {i}",
+                year=1990 + i,
+                why=f"shares cast {i}",
+                rating_avg=3.14 + i / 10,
+                rating_count=40 + i,
+            )
             for i in range(n)
         ],
     )
@@ -185,12 +192,22 @@ def _recommendations(n: int, movie: str | None = "Heat (1995)") -> Recommendatio
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_recommendations_list_the_first_five_with_their_reasons(language: str) -> None:
+    """The tool words its reasons in English: another language's rows say the rating and the
+    number of ratings instead, in its own words, and no English reason."""
     payload = _recommendations(7)
     answer = render_answer([_ok(payload, "recommendations")], language)
     firsts = payload.recommendations[:5]
-    assert all(f"{r.label}" in answer and r.why in answer for r in firsts)
+    assert all(f"{r.label}" in answer for r in firsts)
     assert "Pick 5" not in answer and "Pick 6" not in answer
-    values = ["Heat (1995)", *(r.label for r in firsts), *(r.why for r in firsts)]
+    if language == "en":
+        assert all(r.why in answer for r in firsts)
+        reasons = [r.why for r in firsts]
+    else:
+        assert not any(r.why in answer for r in firsts)
+        reasons = [v for r in firsts for v in (f"{r.rating_avg:.1f}", str(r.rating_count))]
+        assert all(f"{r.rating_avg:.1f}/5" in answer and str(r.rating_count) in answer
+                   for r in firsts)  # fmt: skip
+    values = ["Heat (1995)", *(r.label for r in firsts), *reasons]
     assert _not_from_payload(answer, values, language) == set()
 
 
