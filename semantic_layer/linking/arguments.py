@@ -59,7 +59,7 @@ def linked_names(linked: Linked, marked: Any) -> list[str]:
 def _movie_name(movie: MovieMention, linked: Linked) -> str:
     """A movie's title, or its label ("Solaris (2002)") when films share the title and a year
     the text writes picks one of them ("the 2002 Solaris", "Psycho (1998)")."""
-    same = [c for c in movie.candidates if c.title == movie.best.title]
+    same = movie.sharing_title()
     dated = [c for c in same if c.year == movie.year or linked.writes_year(c.year)]
     return dated[0].label if len(same) > 1 and len(dated) == 1 else movie.best.title
 
@@ -98,9 +98,9 @@ def link_arguments[M: BaseModel](arguments: M, graph: Reader) -> M:
 
 def dated_arguments[M: BaseModel](arguments: M, graph: Reader, dated: Collection[int]) -> M:
     """`arguments` with each movie value that several films share as their title ("Titanic")
-    replaced by the label of the one of them in `dated`, the films the conversation wrote with
-    their year ("Titanic (1997) was directed by James Cameron.", then "Got anything like that
-    one?"); unchanged when none of them or several are."""
+    replaced by the label of the one of them in `dated`, the films the conversation dated
+    (`Linked.dated_movies`: "Titanic (1997) was directed by James Cameron.", then "Got anything
+    like that one?"); unchanged when none of them or several are."""
     if not dated:
         return arguments
     updates: dict[str, Any] = {}
@@ -124,7 +124,7 @@ def _dated_value(graph: Reader, value: str, dated: Collection[int]) -> str:
     if len(movies) != 1 or movies[0].year is not None:  # several films, or dated already
         return value
     movie = movies[0]
-    same = [c for c in movie.candidates if c.title == movie.best.title]
+    same = movie.sharing_title()
     picked = [c for c in same if c.movie_id in dated]
     return picked[0].label if len(same) > 1 and len(picked) == 1 else value
 

@@ -50,6 +50,11 @@ class MovieMention(Mention):
     def best(self) -> MovieMatch:
         return self.candidates[0]
 
+    def sharing_title(self) -> list[MovieMatch]:
+        """The candidates titled as the best one is: films the title alone does not tell apart
+        ("Titanic": 1953 and 1997)."""
+        return [c for c in self.candidates if c.title == self.best.title]
+
 
 class PersonMention(Mention):
     kind: Literal["person"] = "person"
@@ -101,7 +106,7 @@ class Linked(BaseModel):
             if movie.year is not None:
                 dated |= {c.movie_id for c in movie.candidates if c.year == movie.year}
                 continue
-            same = [c for c in movie.candidates if c.title == movie.best.title]
+            same = movie.sharing_title()
             picked = [c for c in same if self.writes_year(c.year)]
             if len(same) > 1 and len(picked) == 1:
                 dated.add(picked[0].movie_id)
