@@ -28,7 +28,7 @@ from pydantic import ConfigDict, Field
 from agent.errors import AgentError
 from agent.llm.base import LLM, MAX_NEW_TOKENS, ChatMessage, LLMRequest, Role, estimate_tokens
 from agent.result import LLMCall
-from evaluation.outcome import Outcome, ToolUse
+from evaluation.outcome import Outcome, ToolUse, ran_with
 from evaluation.questions import Question
 from evaluation.seen import answer_language, cut, invented, writes
 from semantic_layer.tools.contract import Tool, ToolContext
@@ -125,7 +125,9 @@ class BaselineSubject:
         results: list[ToolResult] = []
 
         def record(tool: str, arguments: dict[str, Any], result: ToolResult, ms: float) -> None:
-            uses.append(ToolUse(tool=tool, input=arguments, ms=ms, ok=result.ok))
+            uses.append(
+                ToolUse(tool=tool, input=ran_with(tools, tool, arguments), ms=ms, ok=result.ok)
+            )
             results.append(result)
 
         # the same tools through the LangChain adapter; it returns the Observation our agent reads

@@ -2,18 +2,37 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
+
+from semantic_layer.tools.contract import Tool
 
 Ending = Literal["answer", "step_limit", "parse_error", "error"]
 
 
 class ToolUse(BaseModel):
     tool: str
+    #: the arguments the call ran with: those written and the defaults of the others (`ran_with`)
     input: dict[str, Any] = Field(default_factory=dict)
     ms: float = 0.0
     ok: bool = True
+
+
+def ran_with(tools: Sequence[Tool[Any]], name: str, written: dict[str, Any]) -> dict[str, Any]:
+    """The arguments a call to `name` ran with: those `written` and the defaults of those it
+    left out (a film's facts are a movie's unless the call says a person), so an argument left
+    at its default is scored as that value. As written where the tool is unknown or they do
+    not validate."""
+    tool = next((t for t in tools if t.name == name), None)
+    if tool is None:
+        return written
+    try:
+        defaults = tool.input_model.model_validate(written).model_dump(mode="json")
+    except ValidationError:
+        return written
+    return {**defaults, **written}
 
 
 class Outcome(BaseModel):

@@ -20,7 +20,7 @@ from agent.events import Correction, FinalAnswer
 from agent.llm.base import LLM, ChatMessage
 from agent.loop import Agent
 from agent.settings import LLMSettings
-from evaluation.outcome import Outcome, ToolUse
+from evaluation.outcome import Outcome, ToolUse, ran_with
 from evaluation.questions import Question, Rating
 from evaluation.seen import answer_language, cut, invented, writes
 from semantic_layer.session import Session
@@ -76,7 +76,12 @@ class AgentSubject:
             subject=self.name,
             answer=result.answer,
             tools=[
-                ToolUse(tool=s.tool, input=s.input, ms=s.ms, ok=bool(s.result and s.result.ok))
+                ToolUse(
+                    tool=s.tool,
+                    input=ran_with(tools, s.tool, s.input),
+                    ms=s.ms,
+                    ok=bool(s.result and s.result.ok),
+                )
                 for s in result.steps
             ],
             llm_calls=len(result.llm_calls),

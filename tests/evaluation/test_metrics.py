@@ -305,3 +305,35 @@ def test_an_answer_in_another_language_than_the_question_is_counted(movie_graph:
         AgentSubject(llm), [greeting], [recommender()], lambda s: ToolContext(movie_graph, s)
     )
     assert ran.answer_language == "en"
+
+
+def test_an_argument_left_at_its_default_is_scored_as_that_value() -> None:
+    """A call runs with the defaults of what it leaves out: `film_facts` without
+    `entity_type` asks about a movie, and is scored as asking about a movie."""
+    from evaluation.metrics import score
+    from evaluation.outcome import ToolUse, ran_with
+    from semantic_layer.tools import build_tools
+
+    tools = build_tools(folders=[])
+    question = Question.model_validate(
+        {
+            "id": "q",
+            "question": "Who directed Heat?",
+            "category": "info_movie",
+            "expect": {"tool": "film_facts", "args": {"entity": "Heat", "entity_type": "movie"}},
+        }
+    )
+
+    def args_ok(written: dict[str, Any], with_defaults: bool = True) -> bool | None:
+        used = ran_with(tools, "film_facts", written) if with_defaults else written
+        outcome = Outcome(
+            id="q", category="c", language="en", subject="agent",
+            tools=[ToolUse(tool="film_facts", input=used)],
+        )  # fmt: skip
+        return score(question, outcome).args_ok
+
+    assert args_ok({"entity": "Heat", "about": "directors"})
+    assert not args_ok({"entity": "Heat", "about": "directors"}, with_defaults=False)
+    assert not args_ok({"entity": "Heat", "entity_type": "person"})  # written: kept
+    assert ran_with(tools, "no_such_tool", {"x": 1}) == {"x": 1}
+    assert ran_with(tools, "film_facts", {"about": "plot"}) == {"about": "plot"}  # invalid
