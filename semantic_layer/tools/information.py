@@ -37,6 +37,11 @@ class InformationInput(StrictInput):
         default="movie",
         description="'person' for an actor or director, 'movie' for a film.",
     )
+    about: Literal["everything", "directors", "cast", "year", "genres", "ratings"] = Field(
+        default="everything",
+        description="What the user asks about a movie: its directors, cast, year, genres or "
+        "ratings; 'everything' to tell about it or for several of these. A person: everything.",
+    )
 
 
 class Information(Tool[InformationInput]):
@@ -71,7 +76,10 @@ class Information(Tool[InformationInput]):
     def execute(self, args: InformationInput, graph: TracedGraph, session: Session) -> ToolResult:
         if args.entity_type == "person":
             return self._person(graph, args.entity)
-        return self._movie(graph, args.entity, session.user_id)
+        result = self._movie(graph, args.entity, session.user_id)
+        if isinstance(result.data, MovieCard) and args.about != "everything":
+            result.data = result.data.asked_about(args.about)  # what the model reads of it
+        return result
 
     def _movie(self, graph: TracedGraph, text: str, user_id: int) -> ToolResult:
         movie = resolve_movie(graph, text)

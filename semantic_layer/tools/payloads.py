@@ -15,11 +15,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, RootModel
 from pydantic.alias_generators import to_camel
 
 __all__ = [
     "BUILT_IN_PAYLOADS",
+    "AnswersAbout",
     "Basis",
     "Film",
     "FirstForTheModel",
@@ -54,6 +55,15 @@ class FirstForTheModel:
     rows: int
 
 
+@dataclass(frozen=True)
+class AnswersAbout:
+    """Field metadata (`Annotated[..., AnswersAbout("cast")]`): the field answers questions about
+    `topic`. A card asked about one topic (`MovieCard.asked_about`) shows the model its label and
+    the fields of that topic only; the UI and MCP clients get every field."""
+
+    topic: str
+
+
 class _Card(BaseModel):
     model_config = ConfigDict(
         alias_generator=to_camel,
@@ -69,6 +79,11 @@ class _Card(BaseModel):
     #: the card states all an answer can say (a rating stored or read, what the agent does):
     #: the agent renders the answer from it instead of asking the model to write one
     answers_itself: ClassVar[bool] = False
+
+    def unread_by_the_model(self) -> frozenset[str]:
+        """Keys of this card's dump the model does not read besides the fields marked
+        `NOT_FOR_THE_MODEL`: none, unless the card says otherwise."""
+        return frozenset()
 
 
 class Film(_Card):
@@ -135,16 +150,37 @@ class MovieCard(Film):
     also_known_as: list[str] = Field(default_factory=list)
     # the year is in the label; the full date only for the UI and MCP clients
     released: Annotated[str | None, NOT_FOR_THE_MODEL] = None
-    genres: list[str] = Field(default_factory=list)
-    directors: list[str] = Field(default_factory=list)
-    cast: list[str] = Field(default_factory=list)
-    imdb_rating: float | None = None
-    rating_avg: float | None = None
-    rating_count: int | None = None
+    genres: Annotated[list[str], AnswersAbout("genres")] = Field(default_factory=list)
+    directors: Annotated[list[str], AnswersAbout("directors")] = Field(default_factory=list)
+    cast: Annotated[list[str], AnswersAbout("cast")] = Field(default_factory=list)
+    imdb_rating: Annotated[float | None, AnswersAbout("ratings")] = None
+    rating_avg: Annotated[float | None, AnswersAbout("ratings")] = None
+    rating_count: Annotated[int | None, AnswersAbout("ratings")] = None
     tags: Annotated[list[str], FirstForTheModel(3)] = Field(default_factory=list)
-    your_rating: float | None = None
+    your_rating: Annotated[float | None, AnswersAbout("ratings")] = None
     imdb_id: str | None = None
     tmdb_id: int | None = None
+
+    #: the one topic the question asked about (`asked_about`); None: the model reads every field
+    _topic: str | None = PrivateAttr(default=None)
+
+    def asked_about(self, topic: str | None) -> MovieCard:
+        """This card, with the model reading its label and only the fields that answer `topic`
+        (asked who directed it, the directors: every other field is prefill time before the
+        answer's first word). A topic no field answers ("year") is the label alone; None:
+        every field."""
+        card = self.model_copy()
+        card._topic = topic
+        return card
+
+    def unread_by_the_model(self) -> frozenset[str]:
+        if self._topic is None:
+            return frozenset()
+        return frozenset(
+            field.alias or name
+            for name, field in type(self).model_fields.items()
+            if name not in Film.model_fields and AnswersAbout(self._topic) not in field.metadata
+        )
 
 
 class PersonCard(_Card):
@@ -251,3 +287,5 @@ def _drop_unread(value: Any, dumped: Any) -> None:
             _drop_unread(getattr(value, name), dumped[key])
             for first in (m for m in field.metadata if isinstance(m, FirstForTheModel)):
                 dumped[key] = dumped[key][: first.rows]
+        for key in value.unread_by_the_model():
+            dumped.pop(key, None)

@@ -13,5 +13,5 @@ def test_the_loop_benchmark_runs_and_the_prompt_stays_within_budget() -> None:
     assert (
         figures["overhead_ms_p50"] > 0 and figures["overhead_ms_p95"] >= figures["overhead_ms_p50"]
     )
-    # SmolLM2 tokens: the static prompt (instructions, tools, worked examples) is about 2,600
-    assert 100 < figures["prompt_tokens_first_call"] < figures["prompt_tokens_second_call"] < 2800
+    # SmolLM2 tokens: the static prompt (instructions, tools, worked examples) is about 2,700
+    assert 100 < figures["prompt_tokens_first_call"] < figures["prompt_tokens_second_call"] < 2900

@@ -61,7 +61,7 @@ def test_every_tool_is_listed_with_schema_and_hints(http_server: HttpServer) -> 
     information, memory = tools["film_facts"], tools["memory"]
     assert information.description == Information.description  # the tool's own words
     assert information.input_schema["required"] == ["entity"]
-    assert set(information.input_schema["properties"]) == {"entity", "entity_type"}
+    assert set(information.input_schema["properties"]) == {"entity", "entity_type", "about"}
     assert information.annotations is not None and memory.annotations is not None
     assert information.annotations.read_only_hint is True
     assert information.annotations.destructive_hint is False

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from agent.observation import fit_observation
 
 
 def _enriched(path: Path, movie_id: int) -> dict[str, Any]:
@@ -88,3 +91,44 @@ def test_an_ambiguous_title_returns_candidates_not_facts(tools: dict[str, Any]) 
 def test_empty_entity_is_a_clear_error(tools: dict[str, Any]) -> None:
     result = tools["film_facts"].invoke({"entity": "  "})
     assert not result.ok and result.kind == "error" and "No movie title" in result.message
+
+
+@pytest.mark.parametrize(
+    ("about", "read"),
+    [
+        ("directors", {"movie", "directors"}),
+        ("cast", {"movie", "cast"}),
+        ("genres", {"movie", "genres"}),
+        ("ratings", {"movie", "imdbRating", "ratingAvg", "ratingCount", "yourRating"}),
+    ],
+)
+def test_the_model_reads_what_the_question_asked_of_a_movie(
+    tools: dict[str, Any], about: str, read: set[str]
+) -> None:
+    # a question on one fact is answered from that fact: the rest of the card is prefill time
+    # before the answer's first word. The UI and MCP clients still get the whole card.
+    whole = tools["film_facts"].invoke({"entity": "Heat"})
+    asked = tools["film_facts"].invoke({"entity": "Heat", "about": about})
+    observation = json.loads(fit_observation(asked))["data"]
+    everything = json.loads(fit_observation(whole))["data"]
+    assert read - set(everything) <= {"yourRating"}  # the user may not have rated it
+    assert set(observation) == read & set(everything)
+    assert {key: everything[key] for key in observation} == observation
+    assert asked.plain_data() == whole.plain_data()
+
+
+def test_the_year_of_a_movie_is_its_label_and_everything_is_the_whole_card(
+    tools: dict[str, Any],
+) -> None:
+    year = tools["film_facts"].invoke({"entity": "Heat", "about": "year"})
+    assert json.loads(fit_observation(year)) == {"data": "Heat (1995)"}
+    everything = tools["film_facts"].invoke({"entity": "Heat", "about": "everything"})
+    assert fit_observation(everything) == fit_observation(
+        tools["film_facts"].invoke({"entity": "Heat"})
+    )
+
+
+def test_a_person_is_told_in_full_whatever_the_topic(tools: dict[str, Any]) -> None:
+    args = {"entity": "Clint Eastwood", "entity_type": "person"}
+    asked = tools["film_facts"].invoke({**args, "about": "directors"})
+    assert fit_observation(asked) == fit_observation(tools["film_facts"].invoke(args))
