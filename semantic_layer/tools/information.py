@@ -25,6 +25,15 @@ from semantic_layer.tools.trace import TracedGraph
 CAST = 8  # main cast shown, by billing order
 TAGS = 5
 FILMS = 40  # per role, the best known first; the total count is always given
+TOPICS = 5  # topics one question asks about at most (more is everything)
+
+
+#: what a question may ask about a movie; each field of `MovieCard` says which one it answers
+Topic = Literal["everything", "directors", "cast", "year", "genres", "ratings"]
+
+
+def _everything() -> list[Topic]:
+    return ["everything"]
 
 
 class InformationInput(StrictInput):
@@ -37,10 +46,13 @@ class InformationInput(StrictInput):
         default="movie",
         description="'person' for an actor or director, 'movie' for a film.",
     )
-    about: Literal["everything", "directors", "cast", "year", "genres", "ratings"] = Field(
-        default="everything",
-        description="What the user asks about a movie: its directors, cast, year, genres or "
-        "ratings; 'everything' to tell about it or for several of these. A person: everything.",
+    about: list[Topic] = Field(
+        default_factory=_everything,
+        min_length=1,
+        max_length=TOPICS,
+        description="What the user asks about a movie, every part of the question: its "
+        "directors, cast, year, genres, ratings (is it good?); 'everything' to tell about it. "
+        "A person: everything.",
     )
 
 
@@ -77,7 +89,7 @@ class Information(Tool[InformationInput]):
         if args.entity_type == "person":
             return self._person(graph, args.entity)
         result = self._movie(graph, args.entity, session.user_id)
-        if isinstance(result.data, MovieCard) and args.about != "everything":
+        if isinstance(result.data, MovieCard) and "everything" not in args.about:
             result.data = result.data.asked_about(args.about)  # what the model reads of it
         return result
 

@@ -11,7 +11,7 @@ a foreign tool's structured output is a `Record`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar
 
@@ -161,25 +161,26 @@ class MovieCard(Film):
     imdb_id: str | None = None
     tmdb_id: int | None = None
 
-    #: the one topic the question asked about (`asked_about`); None: the model reads every field
-    _topic: str | None = PrivateAttr(default=None)
+    #: the topics the question asked about (`asked_about`); None: the model reads every field
+    _topics: frozenset[str] | None = PrivateAttr(default=None)
 
-    def asked_about(self, topic: str | None) -> MovieCard:
-        """This card, with the model reading its label and only the fields that answer `topic`
-        (asked who directed it, the directors: every other field is prefill time before the
-        answer's first word). A topic no field answers ("year") is the label alone; None:
-        every field."""
+    def asked_about(self, topics: Iterable[str] | None) -> MovieCard:
+        """This card, with the model reading its label and only the fields that answer one of
+        `topics` (asked who directed it, the directors: every other field is prefill time
+        before the answer's first word). A topic no field answers ("year") is the label alone;
+        None: every field."""
         card = self.model_copy()
-        card._topic = topic
+        card._topics = None if topics is None else frozenset(topics)
         return card
 
     def unread_by_the_model(self) -> frozenset[str]:
-        if self._topic is None:
+        if self._topics is None:
             return frozenset()
         return frozenset(
             field.alias or name
             for name, field in type(self).model_fields.items()
-            if name not in Film.model_fields and AnswersAbout(self._topic) not in field.metadata
+            if name not in Film.model_fields
+            and not any(AnswersAbout(topic) in field.metadata for topic in self._topics)
         )
 
 

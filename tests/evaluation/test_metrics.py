@@ -332,8 +332,8 @@ def test_an_argument_left_at_its_default_is_scored_as_that_value() -> None:
         )  # fmt: skip
         return score(question, outcome).args_ok
 
-    assert args_ok({"entity": "Heat", "about": "directors"})
-    assert not args_ok({"entity": "Heat", "about": "directors"}, with_defaults=False)
+    assert args_ok({"entity": "Heat", "about": ["directors"]})
+    assert not args_ok({"entity": "Heat", "about": ["directors"]}, with_defaults=False)
     assert not args_ok({"entity": "Heat", "entity_type": "person"})  # written: kept
     assert ran_with(tools, "no_such_tool", {"x": 1}) == {"x": 1}
     assert ran_with(tools, "film_facts", {"about": "plot"}) == {"about": "plot"}  # invalid

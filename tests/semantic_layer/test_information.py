@@ -108,7 +108,7 @@ def test_the_model_reads_what_the_question_asked_of_a_movie(
     # a question on one fact is answered from that fact: the rest of the card is prefill time
     # before the answer's first word. The UI and MCP clients still get the whole card.
     whole = tools["film_facts"].invoke({"entity": "Heat"})
-    asked = tools["film_facts"].invoke({"entity": "Heat", "about": about})
+    asked = tools["film_facts"].invoke({"entity": "Heat", "about": [about]})
     observation = json.loads(fit_observation(asked))["data"]
     everything = json.loads(fit_observation(whole))["data"]
     assert read - set(everything) <= {"yourRating"}  # the user may not have rated it
@@ -120,9 +120,9 @@ def test_the_model_reads_what_the_question_asked_of_a_movie(
 def test_the_year_of_a_movie_is_its_label_and_everything_is_the_whole_card(
     tools: dict[str, Any],
 ) -> None:
-    year = tools["film_facts"].invoke({"entity": "Heat", "about": "year"})
+    year = tools["film_facts"].invoke({"entity": "Heat", "about": ["year"]})
     assert json.loads(fit_observation(year)) == {"data": "Heat (1995)"}
-    everything = tools["film_facts"].invoke({"entity": "Heat", "about": "everything"})
+    everything = tools["film_facts"].invoke({"entity": "Heat", "about": ["cast", "everything"]})
     assert fit_observation(everything) == fit_observation(
         tools["film_facts"].invoke({"entity": "Heat"})
     )
@@ -130,5 +130,13 @@ def test_the_year_of_a_movie_is_its_label_and_everything_is_the_whole_card(
 
 def test_a_person_is_told_in_full_whatever_the_topic(tools: dict[str, Any]) -> None:
     args = {"entity": "Clint Eastwood", "entity_type": "person"}
-    asked = tools["film_facts"].invoke({**args, "about": "directors"})
+    asked = tools["film_facts"].invoke({**args, "about": ["directors"]})
     assert fit_observation(asked) == fit_observation(tools["film_facts"].invoke(args))
+
+
+def test_a_question_of_several_parts_reads_the_fields_of_each(tools: dict[str, Any]) -> None:
+    # "What genre is Heat, and is it any good?": the genres and the ratings, nothing else
+    asked = tools["film_facts"].invoke({"entity": "Heat", "about": ["genres", "ratings"]})
+    read = set(json.loads(fit_observation(asked))["data"])
+    assert {"movie", "genres", "imdbRating", "ratingAvg", "ratingCount"} <= read
+    assert read.isdisjoint({"cast", "directors", "tags", "alsoKnownAs"})
