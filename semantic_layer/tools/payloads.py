@@ -81,7 +81,7 @@ class _Card(BaseModel):
     answers_itself: ClassVar[bool] = False
 
     def unread_by_the_model(self) -> frozenset[str]:
-        """Keys of this card's dump the model does not read besides the fields marked
+        """Names of the fields of this card the model does not read, besides those marked
         `NOT_FOR_THE_MODEL`: none, unless the card says otherwise."""
         return frozenset()
 
@@ -164,20 +164,20 @@ class MovieCard(Film):
     #: the topics the question asked about (`asked_about`); None: the model reads every field
     _topics: frozenset[str] | None = PrivateAttr(default=None)
 
-    def asked_about(self, topics: Iterable[str] | None) -> MovieCard:
+    def asked_about(self, topics: Iterable[str]) -> MovieCard:
         """This card, with the model reading its label and only the fields that answer one of
         `topics` (asked who directed it, the directors: every other field is prefill time
-        before the answer's first word). A topic no field answers ("year") is the label alone;
-        None: every field."""
+        before the answer's first word). A topic no field answers ("year") is the label
+        alone."""
         card = self.model_copy()
-        card._topics = None if topics is None else frozenset(topics)
+        card._topics = frozenset(topics)
         return card
 
     def unread_by_the_model(self) -> frozenset[str]:
         if self._topics is None:
             return frozenset()
         return frozenset(
-            field.alias or name
+            name
             for name, field in type(self).model_fields.items()
             if name not in Film.model_fields
             and not any(AnswersAbout(topic) in field.metadata for topic in self._topics)
@@ -278,15 +278,14 @@ def _drop_unread(value: Any, dumped: Any) -> None:
         for item, plain in zip(value, dumped, strict=True):
             _drop_unread(item, plain)
     elif isinstance(value, _Card) and isinstance(dumped, dict):
+        unread = value.unread_by_the_model()
         for name, field in type(value).model_fields.items():
             key = field.alias or name
             if key not in dumped:
                 continue
-            if NOT_FOR_THE_MODEL in field.metadata:
+            if NOT_FOR_THE_MODEL in field.metadata or name in unread:
                 del dumped[key]
                 continue
             _drop_unread(getattr(value, name), dumped[key])
             for first in (m for m in field.metadata if isinstance(m, FirstForTheModel)):
                 dumped[key] = dumped[key][: first.rows]
-        for key in value.unread_by_the_model():
-            dumped.pop(key, None)
