@@ -1,7 +1,7 @@
 """Constrained decoding: a JSON schema that admits one valid tool call or a Final Answer.
 
 The schema is exact JSON Schema: top-level `properties` (TGI refuses a grammar without them)
-give the shape — `thought`, `action` from the tool names plus "Final Answer", `action_input`
+give the shape — `action` from the tool names plus "Final Answer", `action_input`
 from the union of the tools' argument schemas — and a top-level `anyOf` of one object per tool
 (constant action name, that tool's arguments) plus the Final Answer object ties each name to its
 own arguments. Engines enforce what they support: TGI (outlines) builds its automaton from
@@ -24,6 +24,7 @@ from typing import Any
 
 from semantic_layer.linking.arguments import (
     ENTITY_KEY,
+    STATED_KEY,
     STATED_NUMBER,
     YEAR_FROM,
     YEAR_TO,
@@ -40,9 +41,7 @@ from semantic_layer.linking.mentions import (
 from semantic_layer.tools.contract import Tool
 
 FINAL_ANSWER = "Final Answer"
-THOUGHT_MAX_CHARS = 240  # bounds the free text before the action, so small models terminate
 _NOISE = {"title", "description", "examples"}
-_STATED = "x-stated"  # marks an argument the question states whole: required in the grammar
 _ONE_LIST = {"movie", "person"}  # kinds with one list of names in a tool (genres: in or out)
 
 
@@ -51,27 +50,22 @@ def step_schema(
     final_only: bool = False,
     tools_only: bool = False,
     *,
-    thought: bool = True,
     linked: Linked | None = None,
     earlier: Linked | None = None,
 ) -> dict[str, Any]:
     """The schema for one model reply; `final_only` admits only a Final Answer (the last step),
-    `tools_only` only a tool call (a first step that must consult the graph). With `thought` a
-    tool call opens with a few words on what the user asks about (`thought`), which is what
-    keeps "What are the signs of a cold?" from the film *Signs*; a Final Answer goes without:
-    its text is the answer. `earlier`: what the user asked about in the last turns, whose genres
+    `tools_only` only a tool call (a first step that must consult the graph). A reply opens
+    with the action: no free-text thought before it (measured: the same choices, about half a
+    second sooner, docs/agent.md). `earlier`: what the user asked about in the last turns, whose genres
     a follow-up's genre arguments admit too ("Any comedies instead?" after a horror request
     may exclude Horror; "From the 90s?" may keep it)."""
-    head = {"thought": {"type": "string", "maxLength": THOUGHT_MAX_CHARS}} if thought else {}
-    final = _branch({}, {"const": FINAL_ANSWER}, {"type": "string"})
+    final = _branch({"const": FINAL_ANSWER}, {"type": "string"})
     if final_only or not tools:
         return final
     branches = []
     for tool in tools:
         try:
-            branches.append(
-                _branch(head, {"const": tool.name}, tool_input_schema(tool, linked, earlier))
-            )
+            branches.append(_branch({"const": tool.name}, tool_input_schema(tool, linked, earlier)))
         except NoValueError:  # "I'm user 42. What did I rate Heat?" stores no rating of 42
             continue
     if not branches:
@@ -82,11 +76,10 @@ def step_schema(
     return {
         "type": "object",
         "properties": {
-            **head,
             "action": {"type": "string", "enum": actions},
             "action_input": {"anyOf": [b["properties"]["action_input"] for b in branches]},
         },
-        "required": ["action", "action_input"],  # each branch says whether `thought` is
+        "required": ["action", "action_input"],
         "additionalProperties": False,
         "anyOf": branches,
     }
@@ -108,13 +101,11 @@ def tool_input_schema(
     return schema
 
 
-def _branch(
-    head: dict[str, Any], action: dict[str, Any], action_input: dict[str, Any]
-) -> dict[str, Any]:
+def _branch(action: dict[str, Any], action_input: dict[str, Any]) -> dict[str, Any]:
     return {
         "type": "object",
-        "properties": {**head, "action": action, "action_input": action_input},
-        "required": [*head, "action", "action_input"],
+        "properties": {"action": action, "action_input": action_input},
+        "required": ["action", "action_input"],
         "additionalProperties": False,
     }
 
@@ -127,7 +118,7 @@ def _clean(node: Any, linked: Linked, earlier: Linked) -> Any:
     out: dict[str, Any] = {}
     stated: list[str] = []  # what the question states: the model writes it
     for key, value in node.items():
-        if key in _NOISE or key in (ENTITY_KEY, _STATED):
+        if key in _NOISE or key in (ENTITY_KEY, STATED_KEY):
             continue
         if key == "properties" and isinstance(value, dict):
             # argument names are kept as they are, even one called "title"
@@ -154,7 +145,7 @@ def _clean(node: Any, linked: Linked, earlier: Linked) -> Any:
 
 
 def _stated_range(schema: Any) -> bool:
-    return isinstance(schema, dict) and _STATED in schema
+    return isinstance(schema, dict) and STATED_KEY in schema
 
 
 def _kinds_named(linked: Linked) -> set[str]:
@@ -269,7 +260,7 @@ def _year_end(linked: Linked, first: bool) -> dict[str, Any]:
     years = linked.years[0]
     if years.first == years.last:
         return {"type": "integer", "enum": [years.first]}
-    return {"type": "integer", "const": years.first if first else years.last, _STATED: True}
+    return {"type": "integer", "const": years.first if first else years.last, STATED_KEY: True}
 
 
 def _only(node: Any, allowed: list[str]) -> Any:

@@ -111,7 +111,6 @@ class Agent:
         max_new_tokens: int = MAX_NEW_TOKENS,
         grammar: bool = True,
         tool_first: bool = False,
-        thought: bool = True,
         context_tokens: int | None = None,
         observation_tokens: int = OBSERVATION_TOKENS,
         answer_chars: int = ANSWER_CHARS,
@@ -131,9 +130,8 @@ class Agent:
         self.observation_tokens = observation_tokens
         self.answer_chars = answer_chars
         self._sleep = sleep
-        self._thought = thought
         self._prompt = ReactPrompt(list(tools))
-        self._final_schema = step_schema(list(tools), final_only=True)  # an answer takes no thought
+        self._final_schema = step_schema(list(tools), final_only=True)
         self._tool_specs = tool_specs(list(tools))  # for backends that call tools natively
         # With `tool_first`, the first step's grammar admits only a tool call (smalltalk included),
         # so even a small model answers from what the graph returned.
@@ -251,12 +249,7 @@ class Agent:
             return self._final_schema
         tools_only = step == 1 and self._tool_first
         offered = [tool for name, tool in self.tools.items() if name not in run.answered_by]
-        # a thought opens the first call only: after an Observation the model answers (a
-        # thought there would leave it only tools to call, as the Final Answer takes none)
-        thought = self._thought and not run.steps
-        return step_schema(
-            offered, tools_only=tools_only, thought=thought, linked=run.linked, earlier=run.asked
-        )
+        return step_schema(offered, tools_only=tools_only, linked=run.linked, earlier=run.asked)
 
     def _call_llm(
         self,
@@ -403,7 +396,7 @@ class Agent:
         try:
             parsed = tool.parse(call.args)
         except ToolArgumentsError as e:
-            reply = _blob(call.thought, call.tool, call.args)
+            reply = _blob(call.tool, call.args)
             key = json.dumps(["invalid", tool.name, call.args], sort_keys=True, default=str)
             if key in run.questioned:  # the same invalid call again: a third would be too
                 run.answer_only = True
@@ -415,7 +408,7 @@ class Agent:
             return
         # with a grammar the reply is exactly one JSON object: kept verbatim, the next prompt
         # extends the text the backend has just generated (and cached)
-        reply = text.strip() if self.grammar else _blob(call.thought, call.tool, call.args)
+        reply = text.strip() if self.grammar else _blob(call.tool, call.args)
         parsed, wrong = check_arguments(tool, parsed, run.context)  # names the graph knows
         if wrong is None and run.context.graph is not None:
             parsed = dated_arguments(parsed, run.context.graph, run.dated)
@@ -599,8 +592,8 @@ def _looping(answer: str) -> bool:
     return len(answer) >= 2 * LOOP_SPAN and answer[-LOOP_SPAN:] in answer[:-LOOP_SPAN]
 
 
-def _blob(thought: str, tool: str, arguments: Any) -> str:
-    body = {"thought": thought, "action": tool, "action_input": arguments}
+def _blob(tool: str, arguments: Any) -> str:
+    body = {"action": tool, "action_input": arguments}
     return json.dumps(body, ensure_ascii=False)
 
 

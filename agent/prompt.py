@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 from agent.errors import AgentError
-from agent.grammar import FINAL_ANSWER
 from agent.language import language_name
 from agent.llm.base import ChatMessage
 from semantic_layer.linking.mentions import Linked, PersonMatch
@@ -278,13 +277,6 @@ def _type_of(prop: dict[str, Any]) -> str:
     if isinstance(options, list):
         return " or ".join(_type_of(o) for o in options)
     return "any"
-
-
-def final_blob(answer: str, thought: str | None = "I can answer now.") -> str:
-    """An answer written the way the model is asked to write one (`thought=None`: without)."""
-    body = {"thought": thought} if thought is not None else {}
-    body |= {"action": FINAL_ANSWER, "action_input": answer}
-    return json.dumps(body, ensure_ascii=False)
 
 
 def normalize_history(history: Iterable[ChatMessage | Mapping[str, str]]) -> list[ChatMessage]:

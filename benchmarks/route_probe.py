@@ -4,10 +4,8 @@
 
 For each one-turn question of a set, the agent's own first prompt (the instructions and tools
 of a prompt directory, the question and what linking found in it) is rendered with the model's
-chat template and followed by the opening of a reply, `{"thought": "`; the model writes its
-thought (greedily, as the agent's greedy decoding would), and after `", "action": "` the
-probability of each tool's name (its tokens, one after the other) says how the model leans.
-The report gives,
+chat template and followed by the opening of a reply, `{"action": "`; the probability of each
+tool's name there (its tokens, one after the other) says how the model leans. The report gives,
 per question, the expected tool's share of the probability among the tools and the tool the
 model leans to, then per prompt directory how many questions lean the expected way.
 
@@ -37,9 +35,7 @@ from agent.prompt import PROMPTS_DIR, ReactPrompt
 from evaluation.questions import DEFAULT_SET, Question, load_questions
 from movieagent.stop_signals import stop_like_ctrl_c
 
-REPLY_OPENING = '{"thought": "'
-ACTION_OPENING = '", "action": "'  # after the thought
-THOUGHT_TOKENS = 48  # a thought is a few words; a bound all the same
+REPLY_OPENING = '{"action": "'
 FINAL = "Final Answer"  # the other action a first reply may take: no tool
 
 
@@ -49,7 +45,6 @@ class Leaning:
 
     question: Question
     shares: dict[str, float]
-    thought: str = ""
 
     @property
     def chosen(self) -> str:
@@ -106,21 +101,6 @@ class Scorer:
         self.llm.n_tokens = base
         return scores
 
-    def text_until_quote(self, prompt: str, limit: int = THOUGHT_TOKENS) -> str:
-        """What the model writes after `prompt`, greedily, up to its first double quote (the
-        end of a JSON string)."""
-        tokens = self.llm.tokenize(prompt.encode(), add_bos=False, special=True)
-        self._eval_from_common_prefix(tokens)
-        base, written = self.llm.n_tokens, b""
-        for _ in range(limit):
-            token = int(self._last_log_softmax().argmax())
-            written += self.llm.detokenize([token])
-            if b'"' in written:
-                break
-            self.llm.eval([token])
-        self.llm.n_tokens = base
-        return written.decode(errors="replace").split('"')[0]
-
     def _eval_from_common_prefix(self, tokens: list[int]) -> None:
         cached = self.llm.input_ids[: self.llm.n_tokens].tolist()
         common = 0
@@ -149,14 +129,12 @@ def lean(
     names = [*tool_names, FINAL]
     # a name that begins another is scored with its closing quote, which sets it apart
     ends = [f'{n}"' if any(o != n and o.startswith(n) for o in names) else n for n in names]
-    opening = scorer.render(messages) + REPLY_OPENING
-    thought = scorer.text_until_quote(opening)
-    scores = scorer.log_probs(opening + thought + ACTION_OPENING, ends)
+    scores = scorer.log_probs(scorer.render(messages) + REPLY_OPENING, ends)
     top = max(scores)
     weights = [math.exp(s - top) for s in scores]
     total = sum(weights)
     shares = {n: w / total for n, w in zip(names, weights, strict=True)}
-    return Leaning(question, shares, thought)
+    return Leaning(question, shares)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -198,7 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 lean_to = ", ".join(f"{name} {share:.2f}" for name, share in ranked)
                 print(
                     f"{directory.name[-16:]:>16} {mark} p(expected)={leaning.expected_share:.2f} "
-                    f"({lean_to}) {question.id}: {question.question} [{leaning.thought}]",
+                    f"({lean_to}) {question.id}: {question.question}",
                     flush=True,
                 )
             right = sum(leaning.right for leaning in leanings)

@@ -9,7 +9,7 @@ reply back into the text of the JSON step the loop already parses, so validation
 and the answer stream stay the loop's:
 
 - `tool_calls` deltas (a name, then argument fragments, per `index`) become
-  `{"thought": "", "action": name, "action_input": arguments}` once the reply ends. Only the
+  `{"action": name, "action_input": arguments}` once the reply ends. Only the
   first call counts (the loop runs one tool a step); arguments that are not JSON go through as a
   string, so validation sends the problem back to the model as an Observation.
 - Plain-text content becomes a Final Answer blob as it arrives, so the answer streams live.
@@ -34,7 +34,7 @@ from semantic_layer.tools.contract import Tool
 
 ToolMode = Literal["react", "native"]
 TOOL_MODES: tuple[str, ...] = get_args(ToolMode)
-_ANSWER_OPEN = json.dumps({"thought": "", "action": FINAL_ANSWER, "action_input": ""})[:-2]
+_ANSWER_OPEN = json.dumps({"action": FINAL_ANSWER, "action_input": ""})[:-2]
 _ANSWER_CLOSE = '"}'
 
 
@@ -96,7 +96,7 @@ class NativeReply:
         if not self._calls:
             return tail
         call = self._calls[min(self._calls)]
-        step = {"thought": "", "action": call["name"], "action_input": _arguments(call["args"])}
+        step = {"action": call["name"], "action_input": _arguments(call["args"])}
         return tail + ("\n" if self._content else "") + json.dumps(step, ensure_ascii=False)
 
     def _add_call(self, delta: Any, position: int) -> None:

@@ -26,6 +26,7 @@ from semantic_layer.resolve.reader import Reader
 ENTITY_KEY = "x-entity"
 YEAR_FROM, YEAR_TO = "year-from", "year-to"  # the kinds of a year range's two ends
 STATED_NUMBER = "stated-number"  # a number the user gives (a rating): one they wrote, if any
+STATED_KEY = "x-stated"  # an argument every question states: the agent's grammar requires it
 
 
 def entity(*kinds: str) -> dict[str, Any]:
@@ -33,6 +34,13 @@ def entity(*kinds: str) -> dict[str, Any]:
     genre; `YEAR_FROM` and `YEAR_TO` for the ends of a year range the question gives;
     `STATED_NUMBER` for a number the user gives, such as a rating)."""
     return {ENTITY_KEY: " ".join(kinds)}
+
+
+def stated() -> dict[str, Any]:
+    """The JSON schema extra that marks an argument every question states (what it asks about a
+    film): the agent's grammar requires it where the tool has a default for other callers, so a
+    small model writes it instead of the arguments it may leave out."""
+    return {STATED_KEY: True}
 
 
 def kinds_of(schema_extra: Any) -> list[str]:

@@ -63,7 +63,8 @@ class Request:
 
 
 def rank(graph: Reader, request: Request, bands: Bands, skip: set[int]) -> list[Pick]:
-    """Up to `request.limit` picks, none in `skip`, best first."""
+    """Up to `request.limit` picks, none in `skip` and none of the movies named, best first."""
+    skip = skip | {m["movieId"] for m in request.movies}  # "like Heat" never offers Heat
     base = {"userId": request.user_id, **request.constraints.params(bands, request.allowed)}
     picks: list[Pick] = []
     if request.movies:

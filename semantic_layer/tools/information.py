@@ -11,7 +11,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from semantic_layer.errors import ToolArgumentsError
-from semantic_layer.linking.arguments import entity
+from semantic_layer.linking.arguments import entity, stated
 from semantic_layer.resolve import resolve_movie, resolve_person
 from semantic_layer.resolve.kind import Fit, fit, other
 from semantic_layer.session import Session
@@ -42,17 +42,18 @@ class InformationInput(StrictInput):
         "found it (with a year only if they gave one).",
         json_schema_extra=entity("movie", "person"),
     )
-    entity_type: Literal["movie", "person"] = Field(
-        default="movie",
-        description="'person' for an actor or director, 'movie' for a film.",
-    )
     about: list[Topic] = Field(
         default_factory=_everything,
         min_length=1,
         max_length=TOPICS,
-        description="What the user asks about a movie, every part of the question: its "
-        "directors, cast, year, genres, ratings (is it good?); 'everything' to tell about it. "
-        "A person: everything.",
+        description="What the user asks, every part of the question: a movie's directors, "
+        "cast, year, genres, ratings (is it good?); the films a person directed (directors) "
+        "or acted in (cast); 'everything' to tell about it.",
+        json_schema_extra=stated(),  # the agent always writes it, the first thing after the name
+    )
+    entity_type: Literal["movie", "person"] = Field(
+        default="movie",
+        description="'person' for an actor or director, 'movie' for a film.",
     )
 
 
@@ -87,9 +88,10 @@ class Information(Tool[InformationInput]):
 
     def execute(self, args: InformationInput, graph: TracedGraph, session: Session) -> ToolResult:
         if args.entity_type == "person":
-            return self._person(graph, args.entity)
-        result = self._movie(graph, args.entity, session.user_id)
-        if isinstance(result.data, MovieCard) and "everything" not in args.about:
+            result = self._person(graph, args.entity)
+        else:
+            result = self._movie(graph, args.entity, session.user_id)
+        if isinstance(result.data, MovieCard | PersonCard) and "everything" not in args.about:
             result.data = result.data.asked_about(args.about)  # what the model reads of it
         return result
 

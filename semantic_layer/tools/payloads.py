@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, Self
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, RootModel
 from pydantic.alias_generators import to_camel
+from pydantic.fields import FieldInfo
 
 __all__ = [
     "BUILT_IN_PAYLOADS",
@@ -58,10 +59,15 @@ class FirstForTheModel:
 @dataclass(frozen=True)
 class AnswersAbout:
     """Field metadata (`Annotated[..., AnswersAbout("cast")]`): the field answers questions about
-    `topic`. A card asked about one topic (`MovieCard.asked_about`) shows the model its label and
-    the fields of that topic only; the UI and MCP clients get every field."""
+    `topic`. A card asked about some topics (`asked_about`) shows the model the fields of those
+    topics and those that answer no topic in particular (a movie's label, a person's name); the
+    UI and MCP clients get every field."""
 
     topic: str
+
+
+def _topics_of(field: FieldInfo) -> frozenset[str]:
+    return frozenset(m.topic for m in field.metadata if isinstance(m, AnswersAbout))
 
 
 class _Card(BaseModel):
@@ -80,10 +86,33 @@ class _Card(BaseModel):
     #: the agent renders the answer from it instead of asking the model to write one
     answers_itself: ClassVar[bool] = False
 
+    #: the topics the question asked about (`asked_about`); None: the model reads every field
+    _topics: frozenset[str] | None = PrivateAttr(default=None)
+
+    def asked_about(self, topics: Iterable[str]) -> Self:
+        """This card, with the model reading only the fields that answer one of `topics` (marked
+        `AnswersAbout`) and those that answer none in particular: asked who directed a movie,
+        its label and directors (every other field is prefill time before the answer's first
+        word)."""
+        card = self.model_copy()
+        card._topics = frozenset(topics)
+        return card
+
     def unread_by_the_model(self) -> frozenset[str]:
         """Names of the fields of this card the model does not read, besides those marked
-        `NOT_FOR_THE_MODEL`: none, unless the card says otherwise."""
-        return frozenset()
+        `NOT_FOR_THE_MODEL`: those that answer only topics the question did not ask about."""
+        if self._topics is None:
+            return frozenset()
+        return frozenset(
+            name
+            for name, field in type(self).model_fields.items()
+            if (answers := _topics_of(field)) and not answers & self._topics
+        )
+
+    def read_by_the_model_as(self) -> dict[str, Any]:
+        """Fields the model reads in a shorter form than other readers get (field name ->
+        what the model reads): none, unless the card says otherwise."""
+        return {}
 
 
 class Film(_Card):
@@ -108,6 +137,19 @@ class Recommendation(Film):
     rating_count: Annotated[int | None, NOT_FOR_THE_MODEL] = None
     why: str  # in words: what it is like or comes from, and the constraints it meets
 
+    #: the reason less what the result's message says of every row (`briefly`)
+    _brief: str | None = PrivateAttr(default=None)
+
+    def briefly(self, why: str) -> Recommendation:
+        """This row, with the model reading `why` as its reason ("liked by 42 viewers", where
+        the message says which movie they liked): the rest is prefill time before the answer."""
+        row = self.model_copy()
+        row._brief = why
+        return row
+
+    def read_by_the_model_as(self) -> dict[str, Any]:
+        return {} if self._brief is None else {"why": self._brief}
+
 
 def _none(value: Any) -> bool:
     return value is None
@@ -120,19 +162,22 @@ def _empty(value: Any) -> bool:
 class Basis(_Card):
     """What recommendations started from and were held to; only the keys that apply are
     written. `movie`/`movie_id`: the first (or only) movie named, `movies`: all of them;
-    `loosened`: the constraints relaxed because too few movies satisfied them."""
+    `loosened`: the constraints relaxed because too few movies satisfied them. The result's
+    message says all of it but the note on a misspelled title, the one key the model reads."""
 
-    movie: str | None = Field(default=None, exclude_if=_none)
+    movie: Annotated[str | None, NOT_FOR_THE_MODEL] = Field(default=None, exclude_if=_none)
     movie_id: int | None = Field(default=None, exclude_if=_none)
-    movies: list[str] = Field(default_factory=list, exclude_if=_empty)
+    movies: Annotated[list[str], NOT_FOR_THE_MODEL] = Field(default_factory=list, exclude_if=_empty)
     note: str | None = Field(default=None, exclude_if=_none)
-    genres: list[str] = Field(default_factory=list, exclude_if=_empty)
-    exclude_genres: list[str] = Field(default_factory=list, exclude_if=_empty)
-    people: list[str] = Field(default_factory=list, exclude_if=_empty)
-    years: str | None = Field(default=None, exclude_if=_none)
-    popularity: str | None = Field(default=None, exclude_if=_none)
-    user: str | None = Field(default=None, exclude_if=_none)
-    loosened: str | None = Field(default=None, exclude_if=_none)
+    genres: Annotated[list[str], NOT_FOR_THE_MODEL] = Field(default_factory=list, exclude_if=_empty)
+    exclude_genres: Annotated[list[str], NOT_FOR_THE_MODEL] = Field(
+        default_factory=list, exclude_if=_empty
+    )
+    people: Annotated[list[str], NOT_FOR_THE_MODEL] = Field(default_factory=list, exclude_if=_empty)
+    years: Annotated[str | None, NOT_FOR_THE_MODEL] = Field(default=None, exclude_if=_none)
+    popularity: Annotated[str | None, NOT_FOR_THE_MODEL] = Field(default=None, exclude_if=_none)
+    user: Annotated[str | None, NOT_FOR_THE_MODEL] = Field(default=None, exclude_if=_none)
+    loosened: Annotated[str | None, NOT_FOR_THE_MODEL] = Field(default=None, exclude_if=_none)
 
 
 class Recommendations(_Card):
@@ -147,7 +192,7 @@ class Recommendations(_Card):
 class MovieCard(Film):
     """The facts the graph holds about one movie, and the session user's own rating."""
 
-    also_known_as: list[str] = Field(default_factory=list)
+    also_known_as: Annotated[list[str], AnswersAbout("everything")] = Field(default_factory=list)
     # the year is in the label; the full date only for the UI and MCP clients
     released: Annotated[str | None, NOT_FOR_THE_MODEL] = None
     genres: Annotated[list[str], AnswersAbout("genres")] = Field(default_factory=list)
@@ -156,32 +201,14 @@ class MovieCard(Film):
     imdb_rating: Annotated[float | None, AnswersAbout("ratings")] = None
     rating_avg: Annotated[float | None, AnswersAbout("ratings")] = None
     rating_count: Annotated[int | None, AnswersAbout("ratings")] = None
-    tags: Annotated[list[str], FirstForTheModel(3)] = Field(default_factory=list)
+    tags: Annotated[list[str], FirstForTheModel(3), AnswersAbout("everything")] = Field(
+        default_factory=list
+    )
     your_rating: Annotated[float | None, AnswersAbout("ratings")] = None
     imdb_id: str | None = None
     tmdb_id: int | None = None
 
-    #: the topics the question asked about (`asked_about`); None: the model reads every field
-    _topics: frozenset[str] | None = PrivateAttr(default=None)
-
-    def asked_about(self, topics: Iterable[str]) -> MovieCard:
-        """This card, with the model reading its label and only the fields that answer one of
-        `topics` (asked who directed it, the directors: every other field is prefill time
-        before the answer's first word). A topic no field answers ("year") is the label
-        alone."""
-        card = self.model_copy()
-        card._topics = frozenset(topics)
-        return card
-
-    def unread_by_the_model(self) -> frozenset[str]:
-        if self._topics is None:
-            return frozenset()
-        return frozenset(
-            name
-            for name, field in type(self).model_fields.items()
-            if name not in Film.model_fields
-            and not any(AnswersAbout(topic) in field.metadata for topic in self._topics)
-        )
+    # asked about a topic no field answers ("year"), the model reads the label alone
 
 
 class PersonCard(_Card):
@@ -189,13 +216,20 @@ class PersonCard(_Card):
     of all, the lists capped (the model reads the counts in the result's message)."""
 
     name: str
-    acted_in: list[Film]
+    acted_in: Annotated[list[Film], AnswersAbout("cast")]
     acted_in_count: Annotated[int, NOT_FOR_THE_MODEL]
-    directed: list[Film]
+    directed: Annotated[list[Film], AnswersAbout("directors")]
     directed_count: Annotated[int, NOT_FOR_THE_MODEL]
 
     # an answer names five of a person's films; every row the model reads costs prefill time
     rows_for_the_model = 5
+
+    def asked_about(self, topics: Iterable[str]) -> Self:
+        """Asked what they directed, the films they directed; what they acted in, those; asked
+        about no role of theirs, every film (the filmography is what the graph holds of them)."""
+        asked = frozenset(topics)
+        roles = frozenset().union(*(_topics_of(f) for f in type(self).model_fields.values()))
+        return super().asked_about(asked) if asked & roles else self
 
 
 class StoredRating(Film):
@@ -289,3 +323,6 @@ def _drop_unread(value: Any, dumped: Any) -> None:
             _drop_unread(getattr(value, name), dumped[key])
             for first in (m for m in field.metadata if isinstance(m, FirstForTheModel)):
                 dumped[key] = dumped[key][: first.rows]
+        for name, shorter in value.read_by_the_model_as().items():
+            field = type(value).model_fields[name]
+            dumped[field.alias or name] = shorter

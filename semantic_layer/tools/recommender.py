@@ -20,7 +20,7 @@ from semantic_layer.linking.arguments import YEAR_FROM, YEAR_TO, entity
 from semantic_layer.recommend.constraints import MAX_GENRES, Bands, Constraints
 from semantic_layer.recommend.neighbour_cache import SHARED, NeighbourCache
 from semantic_layer.recommend.ranking import Pick, Request, rank
-from semantic_layer.recommend.reasons import reason
+from semantic_layer.recommend.reasons import brief, reason
 from semantic_layer.recommend.taste import Taste, taste_of_user
 from semantic_layer.resolve import resolve_movie, resolve_person
 from semantic_layer.session import Session
@@ -262,7 +262,7 @@ def _card(pick: Pick, constraints: Constraints, roles: dict[str, str]) -> Recomm
         rating_avg=round(avg, 2) if avg is not None else None,
         rating_count=row.get("ratingCount"),
         why=reason(pick, constraints, roles),
-    )
+    ).briefly(brief(pick, constraints, roles))
 
 
 def _result(tool: str, message: str, basis: Basis, recs: list[Recommendation]) -> ToolResult:

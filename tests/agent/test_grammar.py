@@ -19,12 +19,13 @@ from semantic_layer.linking.mentions import (
     PersonMention,
     YearsMention,
 )
+from semantic_layer.tools import build_tools
 from tests.agent.fakes import Genre, ScriptedTool
 
 
 def test_schema_shape(tools: list[ScriptedTool]) -> None:
     schema = step_schema(tools)
-    assert list(schema["properties"]) == ["thought", "action", "action_input"]
+    assert list(schema["properties"]) == ["action", "action_input"]  # no thought before it
     assert schema["properties"]["action"]["enum"] == ["recommender", "information", FINAL_ANSWER]
     consts = [b["properties"]["action"]["const"] for b in schema["anyOf"]]
     assert consts == ["recommender", "information", FINAL_ANSWER]
@@ -32,15 +33,15 @@ def test_schema_shape(tools: list[ScriptedTool]) -> None:
     assert "$ref" not in json.dumps(schema) and "$defs" not in json.dumps(schema)
 
 
-def test_a_tool_call_opens_with_a_thought_and_an_answer_takes_none(
-    tools: list[ScriptedTool],
-) -> None:
-    branches = {b["properties"]["action"]["const"]: b for b in step_schema(tools)["anyOf"]}
-    assert branches["information"]["required"] == ["thought", "action", "action_input"]
-    assert "thought" not in branches[FINAL_ANSWER]["properties"]
-    assert "thought" not in step_schema(tools)["required"]  # each branch says
-    assert "thought" not in json.dumps(step_schema(tools, thought=False))
-    assert "thought" not in json.dumps(step_schema(tools, final_only=True))
+def test_what_a_question_asks_about_a_film_is_always_written_and_other_callers_may_omit_it() -> (
+    None
+):
+    facts = next(t for t in build_tools() if t.name == "film_facts")
+    schema = tool_input_schema(facts)
+    assert schema["required"] == ["entity", "about"]  # what is asked, right after the name
+    assert list(schema["properties"]) == ["entity", "about", "entity_type"]
+    assert "x-stated" not in json.dumps(schema)
+    assert facts.parse({"entity": "Heat"}).about == ["everything"]  # MCP clients, declared use
 
 
 def test_enums_are_inlined_and_inputs_closed(tools: list[ScriptedTool]) -> None:

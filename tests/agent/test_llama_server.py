@@ -73,9 +73,12 @@ def test_the_server_starts_on_loopback_and_answers_a_constrained_step(
     url = smollm.process.ready.url
     assert url.startswith("http://127.0.0.1:") and url.endswith("/v1")
     assert httpx.get(f"{url}/models").json()["data"][0]["id"] == MODEL.name  # type: ignore[union-attr]
-    request = ask("Who directed Heat?", max_new_tokens=120, json_schema=step_schema(tools))
+    # a tool call (a first step that must consult the graph): bounded, unlike an answer the
+    # 135M model may run on with
+    schema = step_schema(tools, tools_only=True)
+    request = ask("Who directed Heat?", max_new_tokens=120, json_schema=schema)
     step = json.loads(reply(list(smollm.stream(request))))
-    assert step["action"] in {"Final Answer", *(t.name for t in tools)}
+    assert step["action"] in {t.name for t in tools}
 
 
 def test_other_openai_clients_can_send_a_gbnf_grammar(smollm: LlamaCppLLM) -> None:

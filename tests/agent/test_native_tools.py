@@ -152,7 +152,7 @@ def test_reply_adapter_keeps_the_first_call_and_react_content() -> None:
     ]
     assert [reply.feed(d) for d in deltas] == ["", "", ""]
     step = json.loads(reply.finish())
-    assert step == {"thought": "", "action": "information", "action_input": {"entity": "Heat"}}
+    assert step == {"action": "information", "action_input": {"entity": "Heat"}}
     react = NativeReply()
     blob = final("Ronin.")
     assert react.feed({"content": blob}) == blob and react.finish() == ""

@@ -92,6 +92,25 @@ def test_a_recommendation_is_read_as_its_label_and_its_reason() -> None:
     assert (kept["genres"], kept["ratingAvg"], kept["ratingCount"]) == (["Crime"], 3.93, 82)
 
 
+def test_a_row_is_read_without_what_the_message_says_of_every_row() -> None:
+    rec = Recommendation(
+        movie_id=16, title="Casino", year=1995, why="liked by 30 viewers who liked Heat (1995)"
+    ).briefly("liked by 30 viewers")
+    basis = Basis(movie="Heat (1995)", genres=["Crime"], note="took 'heet' to mean Heat (1995)")
+    result = ToolResult(
+        tool="recommender",
+        kind="recommendations",
+        message="10 movies like Heat (1995) (Crime).",
+        data=Recommendations(basis=basis, recommendations=[rec]),
+    )
+    data = json.loads(fit_observation(result))["data"]
+    assert data["recommendations"] == [{"movie": "Casino (1995)", "why": "liked by 30 viewers"}]
+    assert data["basis"] == {"note": "took 'heet' to mean Heat (1995)"}  # the rest is the message
+    kept = result.plain_data()  # the UI, MCP and the grounding check read the whole reason
+    assert kept["recommendations"][0]["why"] == "liked by 30 viewers who liked Heat (1995)"
+    assert kept["basis"]["genres"] == ["Crime"]
+
+
 def test_the_model_reads_fewer_recommendations_than_rows_of_other_lists() -> None:
     recs = [
         Recommendation(movie_id=i, title=f"Film {i}", year=2000, why="rated 4/5") for i in range(10)

@@ -46,4 +46,3 @@ def test_a_question_leans_over_every_tool_and_no_tool(scorer: Scorer, movie_grap
     assert sum(leaning.shares.values()) == pytest.approx(1.0)
     assert leaning.expected_share == pytest.approx(leaning.shares["film_facts"])
     assert leaning.right == (leaning.chosen == "film_facts")
-    assert leaning.thought and '"' not in leaning.thought  # its words, up to the quote

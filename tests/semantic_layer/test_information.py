@@ -128,10 +128,22 @@ def test_the_year_of_a_movie_is_its_label_and_everything_is_the_whole_card(
     )
 
 
-def test_a_person_is_told_in_full_whatever_the_topic(tools: dict[str, Any]) -> None:
+def test_a_person_asked_about_one_role_reads_the_films_of_that_role(
+    tools: dict[str, Any],
+) -> None:
     args = {"entity": "Clint Eastwood", "entity_type": "person"}
-    asked = tools["film_facts"].invoke({**args, "about": ["directors"]})
-    assert fit_observation(asked) == fit_observation(tools["film_facts"].invoke(args))
+    whole = tools["film_facts"].invoke(args)
+    directed = tools["film_facts"].invoke({**args, "about": ["directors"]})
+    read = json.loads(fit_observation(directed))
+    assert set(read["data"]) == {"name", "directed"}  # what he directed, not what he acted in
+    assert read["omitted"] == {"directed": whole.data.directed_count - 5}
+    assert directed.plain_data() == whole.plain_data()  # the UI and MCP clients get both lists
+    acted = json.loads(fit_observation(tools["film_facts"].invoke({**args, "about": ["cast"]})))
+    assert set(acted["data"]) == {"name", "actedIn"}
+    # asked about no role of his (a year, genres), the filmography is the answer: all of it
+    for topics in (["year"], ["genres", "ratings"], ["directors", "cast"]):
+        asked = tools["film_facts"].invoke({**args, "about": topics})
+        assert fit_observation(asked) == fit_observation(whole)
 
 
 def test_a_question_of_several_parts_reads_the_fields_of_each(tools: dict[str, Any]) -> None:

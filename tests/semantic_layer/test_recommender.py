@@ -135,6 +135,30 @@ def test_too_few_matches_loosen_the_years_and_say_so(tools_graph: Any) -> None:
     assert all("Film-Noir" in r.genres for r in data.recommendations)  # genres stay
 
 
+def test_a_movie_named_is_never_among_its_own_picks(tools_graph: Any) -> None:
+    # few films are like it and by him: the best rated of his fill the list, never it
+    arguments = {"movies": ["Good Will Hunting"], "people": ["Gus Van Sant"]}
+    result = _recommender(tools_graph, 0).invoke(arguments)
+    titles = [r.title for r in result.data.recommendations]
+    assert len(titles) >= 5 and "Good Will Hunting" not in titles
+
+
+def test_the_model_reads_of_a_row_what_the_message_does_not_say(tools_graph: Any) -> None:
+    arguments = {"genres": ["Film-Noir"], "year_from": 2000, "year_to": 2001}
+    result = _recommender(tools_graph, 0).invoke(arguments)
+    assert "Film-Noir" in result.message and "2000-2001" in result.message
+    rows = result.model_data()["recommendations"]
+    for rec, row in zip(result.data.recommendations, rows, strict=True):
+        assert f"rated {rec.rating_avg:.1f}/5 by {rec.rating_count} viewers" in row["why"]
+        if "loosened" in rec.why:  # a loosened pick says which year it is and what gave way
+            assert str(rec.year) in row["why"] and "loosened: years widened" in row["why"]
+            assert "Film-Noir" in row["why"]
+        else:  # a pick that meets them all: the message says the genre and the years
+            assert "Film-Noir" not in row["why"] and "2000-2001" not in row["why"]
+            assert "Film-Noir" in rec.why and "2000-2001" in rec.why
+    assert set(rows[0]) == {"movieId", "title", "year", "why"}  # the genres are the message's
+
+
 def test_people_and_exclusions_are_never_loosened(tools_graph: Any) -> None:
     arguments = {"people": ["Christopher Nolan"], "exclude_genres": ["Sci-Fi"], "limit": 20}
     result = _recommender(tools_graph, 0).invoke(arguments)
