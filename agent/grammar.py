@@ -30,6 +30,7 @@ from semantic_layer.linking.arguments import (
     YEAR_TO,
     kinds_of,
     linked_names,
+    stated,
 )
 from semantic_layer.linking.mentions import (
     GenreMention,
@@ -56,8 +57,8 @@ def step_schema(
     """The schema for one model reply; `final_only` admits only a Final Answer (the last step),
     `tools_only` only a tool call (a first step that must consult the graph). A reply opens
     with the action: no free-text thought before it (measured: the same choices, about half a
-    second sooner, docs/agent.md). `earlier`: what the user asked about in the last turns, whose genres
-    a follow-up's genre arguments admit too ("Any comedies instead?" after a horror request
+    second sooner, docs/agent.md). `earlier`: what the user asked about in the last turns,
+    whose genres a follow-up's genre arguments admit too ("Any comedies instead?" after a horror request
     may exclude Horror; "From the 90s?" may keep it)."""
     final = _branch({"const": FINAL_ANSWER}, {"type": "string"})
     if final_only or not tools:
@@ -260,7 +261,7 @@ def _year_end(linked: Linked, first: bool) -> dict[str, Any]:
     years = linked.years[0]
     if years.first == years.last:
         return {"type": "integer", "enum": [years.first]}
-    return {"type": "integer", "const": years.first if first else years.last, STATED_KEY: True}
+    return {"type": "integer", "const": years.first if first else years.last, **stated()}
 
 
 def _only(node: Any, allowed: list[str]) -> Any:

@@ -40,12 +40,11 @@ def _parts(pick: Pick, constraints: Constraints, roles: dict[str, str], brief: b
         parts.append(f"{ROLE_WORDS.get(role, 'with')} {name}")
     if pick.loosened:
         parts.append(f"loosened: {pick.loosened}")
-    elif brief:
-        pass
-    elif constraints.popularity == "hidden_gems":
-        parts.append(f"a hidden gem ({movie.get('ratingCount')} ratings)")
-    elif constraints.popularity == "well_known":
-        parts.append(f"well known ({movie.get('ratingCount')} ratings)")
+    elif not brief:  # the message says the popularity asked for
+        if constraints.popularity == "hidden_gems":
+            parts.append(f"a hidden gem ({movie.get('ratingCount')} ratings)")
+        elif constraints.popularity == "well_known":
+            parts.append(f"well known ({movie.get('ratingCount')} ratings)")
     return parts
 
 

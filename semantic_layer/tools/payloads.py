@@ -129,9 +129,9 @@ class Film(_Card):
 
 
 class Recommendation(Film):
-    # the model reads a row as its label and its reason: the reason says the rating or the
-    # viewers behind the pick, the genres and people asked for, and a popularity asked for
-    # ("well known (317 ratings)"); the rest is for the UI and MCP clients
+    # the model reads a row as its label and its reason, briefly where the recommender says so
+    # (`briefly`: the rating or the viewers behind the pick and a person's role, not what the
+    # result's message says of every row); the rest is for the UI and MCP clients
     genres: Annotated[list[str], NOT_FOR_THE_MODEL] = Field(default_factory=list)
     rating_avg: Annotated[float | None, NOT_FOR_THE_MODEL] = None
     rating_count: Annotated[int | None, NOT_FOR_THE_MODEL] = None
