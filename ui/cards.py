@@ -65,7 +65,8 @@ def _movie(card: MovieCard) -> None:
         line = _rating_line(card.rating_avg, card.rating_count, card.imdb_rating, card.your_rating)
         _genres_and_rating(card.genres, line)
         for title, values in (("Also known as", card.also_known_as), ("Directed by", card.directors),
-                              ("Cast", card.cast), ("Tags", card.tags)):  # fmt: skip
+                              ("Cast", card.cast), ("Tags", card.tags),
+                              ("Other films of this title", card.same_title)):  # fmt: skip
             if values:
                 st.markdown(f"**{title}:** {', '.join(map(md, values))}")
 

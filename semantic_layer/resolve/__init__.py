@@ -1,7 +1,8 @@
 """Entity resolution: what the user typed -> exactly one movie or person, or candidates to pick.
 
 Order: exact, then normalized (case, punctuation, articles, a year), then full-text fuzzy.
-Several fits raise `AmbiguousEntityError` with the candidates (and years); nothing is picked
+Several fits raise `AmbiguousEntityError` with the candidates (and years), unless one film of a
+shared title is far better known (it is taken, and the others are named); nothing is picked
 silently.
 """
 

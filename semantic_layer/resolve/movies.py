@@ -2,10 +2,12 @@
 
 A movie is found by its title or by any alias (a.k.a. names, original-language titles):
 "Seven", "Se7en", "Amélie", "Amelie", "Le Fabuleux destin d'Amélie Poulain" and "Leon" each
-find their movie before any fuzzy step. When several movies share the name ("Ghost in the
-Shell" 1995 and 2017), the user is asked with years, unless exactly one of them is called
-exactly what was typed, by its title ("Ocean's Eleven" is the 2001 film, "Ocean's 11" the 1960
-one); an alias alone never wins over another movie ("Ring" asks: Ringu, The Ring).
+find their movie before any fuzzy step. When several movies share the name, exactly one of
+them called exactly what was typed, by its title, is the one ("Ocean's Eleven" is the 2001
+film, "Ocean's 11" the 1960 one); else one that far more viewers rated than any other is the one
+meant, and the others are named beside it (`others`: "Gladiator" is the 2000 film, rated 170
+times, beside the 1992 one, rated 9 times); else the user is asked with years ("Solaris": 1972, 2002). A write asks whenever the
+name is shared: a rating is stored for the film the user picked.
 """
 
 from __future__ import annotations
@@ -28,8 +30,10 @@ from semantic_layer.resolve.fulltext import search
 from semantic_layer.resolve.reader import Reader
 from semantic_layer.resolve.text import clean_input
 
-How = Literal["exact", "normalized", "fuzzy"]
+How = Literal["exact", "normalized", "fuzzy", "best_known"]
 _BARE_YEAR_MIN, _BARE_YEAR_MAX = 1870, 2100
+BEST_KNOWN_TIMES = 4  # rated this many times as often as every other film of the name ...
+BEST_KNOWN_MIN = 10  # ... and by this many viewers at least: the film a shared name means
 
 
 @dataclass(frozen=True)
@@ -40,10 +44,15 @@ class MovieRef:
     title: str
     year: int | None
     how: How
+    others: tuple[str, ...] = ()  # the other films of the name, when it was the best known
 
     @property
     def label(self) -> str:
         return f"{self.title} ({self.year})" if self.year else self.title
+
+    def reading(self, typed: str) -> str | None:
+        """How `typed` was read, when a misspelling's match was taken for it."""
+        return f"taking {typed!r} to mean {self.label}" if self.how == "fuzzy" else None
 
 
 def movie_candidate(row: dict[str, Any]) -> Candidate:
@@ -52,9 +61,10 @@ def movie_candidate(row: dict[str, Any]) -> Candidate:
     return Candidate(label=label, title=row["title"], year=year, movie_id=row["movieId"])
 
 
-def resolve_movie(graph: Reader, text: str | None) -> MovieRef:
+def resolve_movie(graph: Reader, text: str | None, *, best_known: bool = True) -> MovieRef:
     """The one movie `text` names, or `AmbiguousEntityError` with candidates (with years),
-    `EntityNotFoundError`, or `InvalidInputError` for empty or unusable input."""
+    `EntityNotFoundError`, or `InvalidInputError` for empty or unusable input. Without
+    `best_known` (a write) a name several films share always asks."""
     typed = clean_input(text, "movie title")
     year = extract_year(typed)
     words = title_words(typed)
@@ -70,7 +80,7 @@ def resolve_movie(graph: Reader, text: str | None) -> MovieRef:
         norm = words = fold(typed).strip()
     rows = rows or _named(graph, norm)
     if rows:
-        return _among_same_name(typed, year, rows)
+        return _among_same_name(typed, year, rows, best_known=best_known)
     return _fuzzy(graph, typed, norm, words, year)
 
 
@@ -92,7 +102,9 @@ def _by_movie(hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(rows.values())
 
 
-def _among_same_name(typed: str, year: int | None, rows: list[dict[str, Any]]) -> MovieRef:
+def _among_same_name(
+    typed: str, year: int | None, rows: list[dict[str, Any]], *, best_known: bool
+) -> MovieRef:
     if year is not None:
         dated = [r for r in rows if r["year"] == year]
         if not dated:
@@ -108,12 +120,23 @@ def _among_same_name(typed: str, year: int | None, rows: list[dict[str, Any]]) -
     by_title = [r for r in rows if _called(typed, r, aliases=False)]
     if len(by_title) == 1 and not any(_called(typed, r) for r in rows if r is not by_title[0]):
         return _ref(by_title[0], "exact")
+    known = _best_known(rows) if best_known else None
+    if known is not None:
+        others = tuple(movie_candidate(r).label for r in rows if r is not known)
+        return _ref(known, "best_known", others)
     raise AmbiguousEntityError(
         f"{len(rows)} movies are called {typed!r}: "
         + ", ".join(movie_candidate(r).label for r in rows)
         + ". Which one do you mean?",
         [movie_candidate(r) for r in rows],
     )
+
+
+def _best_known(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The film far more viewers rated than any other of the same name, if there is one."""
+    by_count = sorted(rows, key=lambda r: -(r.get("ratingCount") or 0))
+    first, second = (r.get("ratingCount") or 0 for r in by_count[:2])
+    return by_count[0] if first >= max(BEST_KNOWN_MIN, BEST_KNOWN_TIMES * second) else None
 
 
 def _fuzzy(graph: Reader, typed: str, norm: str, words: str, year: int | None) -> MovieRef:
@@ -154,5 +177,7 @@ def _called(typed: str, row: dict[str, Any], *, aliases: bool = True) -> bool:
     return any(bare in (fold(n), f"{fold(n)} ({row['year']})") for n in names)
 
 
-def _ref(row: dict[str, Any], how: How) -> MovieRef:
-    return MovieRef(movie_id=row["movieId"], title=row["title"], year=row["year"], how=how)
+def _ref(row: dict[str, Any], how: How, others: tuple[str, ...] = ()) -> MovieRef:
+    return MovieRef(
+        movie_id=row["movieId"], title=row["title"], year=row["year"], how=how, others=others
+    )

@@ -118,8 +118,10 @@ class Information(Tool[InformationInput]):
             your_rating=row["yourRating"],
             imdb_id=row["imdbId"],
             tmdb_id=row["tmdbId"],
+            same_title=list(movie.others),
         )
-        note = f" (taking {text!r} to mean {movie.label})" if movie.how == "fuzzy" else ""
+        reading = movie.reading(text)
+        note = f" ({reading})" if reading else ""
         if not data.directors and not data.cast:
             note += "; the graph has no cast or director for it"
         return ToolResult(tool=self.name, kind="movie", message=f"{movie.label}{note}.", data=data)

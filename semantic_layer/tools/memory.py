@@ -44,7 +44,7 @@ class Memory(Tool[MemoryInput]):
     mode = "write"
 
     def execute(self, args: MemoryInput, graph: TracedGraph, session: Session) -> ToolResult:
-        movie = resolve_movie(graph, args.movie)
+        movie = resolve_movie(graph, args.movie, best_known=False)
         session.require_writable()  # a MovieLens demo user: refused with a sentence
         rating = round(args.rating * 2) / 2  # MovieLens stores half stars
         # from the session, never from the model's arguments; a guest gets an id now
@@ -57,7 +57,8 @@ class Memory(Tool[MemoryInput]):
         row = rows[0]
         previous = row["previous"]
         change = f" (was {previous:g})" if previous is not None and previous != rating else ""
-        note = f" (taking {args.movie!r} to mean {movie.label})" if movie.how == "fuzzy" else ""
+        reading = movie.reading(args.movie)
+        note = f" ({reading})" if reading else ""
         return ToolResult(
             tool=self.name,
             new_user_id=new_user,

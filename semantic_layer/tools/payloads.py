@@ -178,6 +178,10 @@ class Basis(_Card):
     popularity: Annotated[str | None, NOT_FOR_THE_MODEL] = Field(default=None, exclude_if=_none)
     user: Annotated[str | None, NOT_FOR_THE_MODEL] = Field(default=None, exclude_if=_none)
     loosened: Annotated[str | None, NOT_FOR_THE_MODEL] = Field(default=None, exclude_if=_none)
+    # the other films of the title of `movie`, when it was taken as the best known of them
+    same_title: Annotated[list[str], NOT_FOR_THE_MODEL] = Field(
+        default_factory=list, exclude_if=_empty
+    )
 
 
 class Recommendations(_Card):
@@ -207,6 +211,11 @@ class MovieCard(Film):
     your_rating: Annotated[float | None, AnswersAbout("ratings")] = None
     imdb_id: str | None = None
     tmdb_id: int | None = None
+    # the other films of the title asked, when this is the best known of them: for the UI and
+    # MCP clients to show (a small model read "best known" as praise, or as a shared director)
+    same_title: Annotated[list[str], NOT_FOR_THE_MODEL] = Field(
+        default_factory=list, exclude_if=_empty
+    )
 
     # asked about a topic no field answers ("year"), the model reads the label alone
 

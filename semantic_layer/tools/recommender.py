@@ -1,7 +1,8 @@
 """Recommender: movies like the ones named, inside the constraints asked, in the user's taste.
 
 Every argument is optional and they combine. Names resolve through `semantic_layer.resolve`
-(an ambiguous one comes back as candidates). The ranking and the constraints are in
+(a title films share is its best-known film, the others named in the basis, or comes back as
+candidates when none stands out). The ranking and the constraints are in
 `semantic_layer.recommend`; when fewer than half the movies asked for satisfy the constraints,
 they are loosened in a stated order and the message says which and how. Personal scores and
 the best-rated pool come from the neighbourhoods in memory once they are loaded
@@ -162,6 +163,7 @@ class Recommender(Tool[RecommenderInput]):
             years=constraints.years_label() or None,
             popularity=None if args.popularity == "any" else args.popularity,
             user="own ratings" if taste.liked else None,
+            same_title=list(movies[0].others) if movies else [],
         )  # fmt: skip
         if not movies and not taste.known and not constraints.narrows:
             return _result(

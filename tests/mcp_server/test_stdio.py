@@ -37,7 +37,7 @@ def test_a_guest_over_stdio(writable_graph: Any) -> None:
         async with Client(server_params(writable_graph)) as client:
             tools = (await client.list_tools()).tools
             heat = await client.call_tool("film_facts", {"entity": "Heat"})
-            ambiguous = await client.call_tool("film_facts", {"entity": "Casino Royale"})
+            ambiguous = await client.call_tool("film_facts", {"entity": "Solaris"})
             first = await client.call_tool("memory", {"movie": "Heat (1995)", "rating": 5})
             second = await client.call_tool("memory", {"movie": "Ronin", "rating": 4})
             return tools, heat, ambiguous, first, second
@@ -46,7 +46,7 @@ def test_a_guest_over_stdio(writable_graph: Any) -> None:
     assert {"recommender", "film_facts", "memory", "smalltalk"} <= {t.name for t in tools}
     assert heat.structured_content["data"]["title"] == "Heat"
     assert "Michael Mann" in heat.structured_content["data"]["directors"]
-    assert {c["year"] for c in ambiguous.structured_content["candidates"]} == {1967, 2006}
+    assert {c["year"] for c in ambiguous.structured_content["candidates"]} == {1972, 2002}
     guest = first.structured_content["data"]["userId"]
     assert guest >= FIRST_APP_USER_ID  # a new user, created on the first rating
     assert second.structured_content["data"]["userId"] == guest  # and kept for the session

@@ -83,9 +83,20 @@ def test_a_persons_films_come_best_known_first(tools: dict[str, Any], csv_rating
 
 
 def test_an_ambiguous_title_returns_candidates_not_facts(tools: dict[str, Any]) -> None:
-    result = tools["film_facts"].invoke({"entity": "Casino Royale"})
+    result = tools["film_facts"].invoke({"entity": "Solaris"})  # rated 11 and 20 times
     assert not result.ok and result.kind == "candidates" and result.data is None
-    assert {c.year for c in result.candidates} == {1967, 2006}
+    assert {c.year for c in result.candidates} == {1972, 2002}
+
+
+def test_a_title_films_share_is_the_best_known_one_and_the_others_are_named(
+    tools: dict[str, Any],
+) -> None:
+    result = tools["film_facts"].invoke({"entity": "Gladiator"})  # rated 170 and 9 times
+    assert result.ok and result.kind == "movie"
+    assert (result.data.title, result.data.year) == ("Gladiator", 2000)
+    assert "Ridley Scott" in result.data.directors
+    assert result.data.same_title == ["Gladiator (1992)"]  # for the UI and MCP clients
+    assert "same_title" not in fit_observation(result)  # the model answers about the one film
 
 
 def test_empty_entity_is_a_clear_error(tools: dict[str, Any]) -> None:

@@ -49,6 +49,8 @@ def test_a_guest_gets_a_fresh_id_that_no_movielens_user_has(writable: Any) -> No
 
 
 def test_ambiguous_title_stores_nothing(writable: Any) -> None:
+    """Casino Royale (2006) is rated 16 times as often as the 1967 film, which a read takes
+    for what the title means; a write still asks."""
     before = graph_stats(writable)
     session = Session()
     result = _memory(writable, session).invoke({"movie": "Casino Royale", "rating": 5})

@@ -44,9 +44,7 @@ def test_a_guest_asking_what_they_rated_gets_no_id(writable: Any) -> None:
 
 
 def test_an_ambiguous_title_gets_candidates(tools_graph: Any) -> None:
-    result = bound_tools(tools_graph, Session(user_id=1))["my_rating"].invoke(
-        {"movie": "Casino Royale"}
-    )
+    result = bound_tools(tools_graph, Session(user_id=1))["my_rating"].invoke({"movie": "Solaris"})
     assert not result.ok and result.kind == "candidates" and len(result.candidates) == 2
 
 

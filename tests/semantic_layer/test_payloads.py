@@ -47,7 +47,7 @@ CALLS: list[tuple[str, dict[str, Any], int | None, type[BaseModel] | None]] = [
     ),
     ("smalltalk", {"query": "hi"}, 1, SmalltalkReply),
     ("memory", {"movie": "Heat", "rating": 4.5}, None, StoredRating),
-    ("film_facts", {"entity": "Casino Royale"}, 1, None),
+    ("film_facts", {"entity": "Solaris"}, 1, None),
     ("top_movies_by_director", {"director": "Christopher Nolan"}, 1, Rows),
 ]
 

@@ -46,6 +46,17 @@ def test_like_one_movie_follows_the_similar_ranks_and_says_true_support(
     assert movie_id not in expected
 
 
+def test_a_title_films_share_is_its_best_known_film_and_the_basis_names_the_others(
+    tools_graph: Any,
+) -> None:
+    result = _recommender(tools_graph, 0).invoke({"movies": ["Gladiator"]})
+    assert result.ok and result.kind == "recommendations"
+    basis = result.data.basis
+    assert (basis.movie, basis.movie_id) == ("Gladiator (2000)", 3578)
+    assert basis.same_title == ["Gladiator (1992)"] and basis.note is None
+    assert result.data.recommendations
+
+
 def test_like_a_movie_leaves_out_what_the_user_rated_and_ranks_by_their_taste(
     tools_graph: Any, csv_ratings: Any
 ) -> None:

@@ -23,12 +23,12 @@ def test_an_exact_title_with_one_movie_needs_no_clarification(tools_graph: Any) 
 
 def test_two_movies_with_the_title_come_back_as_candidates_with_years(tools_graph: Any) -> None:
     with pytest.raises(AmbiguousEntityError) as caught:
-        resolve_movie(tools_graph, "Casino Royale")
+        resolve_movie(tools_graph, "Solaris")  # rated 11 and 20 times: neither stands out
     assert sorted((c.title, c.year) for c in caught.value.candidates) == [
-        ("Casino Royale", 1967),
-        ("Casino Royale", 2006),
+        ("Solaris", 1972),
+        ("Solaris", 2002),
     ]
-    assert "1967" in str(caught.value) and "2006" in str(caught.value)
+    assert "1972" in str(caught.value) and "2002" in str(caught.value)
 
 
 def test_a_year_picks_one_of_the_same_titles(tools_graph: Any) -> None:
@@ -139,21 +139,43 @@ def test_a_movie_is_found_by_any_of_its_names_without_a_fuzzy_step(
 @pytest.mark.parametrize(
     ("typed", "expected"),
     [
-        ("Ghost in the Shell", {(741, 1995), (168612, 2017)}),
         ("The Postman", {(58, 1994), (1726, 1997)}),
-        ("Ocean's Eleven", {(4954, 1960), (4963, 2001)}),
-        ("Oceans 11", {(4954, 1960), (4963, 2001)}),
-        ("The Professional", {(293, 1994), (5782, 1981)}),  # an alias meets a title
-        ("Ring", {(2226, 1927), (5679, 2002), (6242, 1998)}),
+        ("King Kong", {(2366, 1933), (2367, 1976), (41569, 2005)}),
+        ("Planet of the Apes", {(2529, 1968), (4643, 2001)}),
     ],
 )
-def test_movies_sharing_a_name_are_asked_about_with_years(
+def test_movies_sharing_a_name_no_one_of_them_stands_out_are_asked_about_with_years(
     tools_graph: Any, typed: str, expected: set[tuple[int, int]]
 ) -> None:
     with pytest.raises(AmbiguousEntityError) as caught:
         resolve_movie(tools_graph, typed)
     assert {(c.movie_id, c.year) for c in caught.value.candidates} == expected
     assert all(str(year) in str(caught.value) for _, year in expected)
+
+
+@pytest.mark.parametrize(
+    ("typed", "movie_id", "others"),
+    [
+        ("Gladiator", 3578, {"Gladiator (1992)"}),
+        ("Ghost in the Shell", 741, {"Ghost in the Shell (2017)"}),
+        ("Ocean's Eleven", 4963, {"Ocean's Eleven (1960)"}),
+        ("The Professional", 293, {"The Professional (1981)"}),  # an alias meets a title
+        ("Ring", 5679, {"The Ring (1927)", "Ringu (1998)"}),
+    ],
+)
+def test_a_name_films_share_means_the_one_far_more_viewers_rated_and_names_the_others(
+    tools_graph: Any, typed: str, movie_id: int, others: set[str]
+) -> None:
+    movie = resolve_movie(tools_graph, typed)
+    assert (movie.movie_id, movie.how, set(movie.others)) == (movie_id, "best_known", others)
+
+
+def test_a_write_asks_which_film_a_shared_name_means_even_when_one_is_best_known(
+    tools_graph: Any,
+) -> None:
+    with pytest.raises(AmbiguousEntityError) as caught:
+        resolve_movie(tools_graph, "Gladiator", best_known=False)
+    assert {c.year for c in caught.value.candidates} == {1992, 2000}
 
 
 def test_a_year_picks_one_of_the_movies_sharing_a_name(tools_graph: Any) -> None:

@@ -52,3 +52,22 @@ def test_movie_person_and_recommendation_cards_from_real_results(
     page = harness.page_text(app)
     assert "### Michael Mann" in page
     assert f"**Directed:** {person.directed[0].label}, {person.directed[1].label}" in page
+
+
+def test_the_best_known_film_of_a_shared_title_names_the_others(
+    app: AppTest, movie_graph: Any, writable_graph: Any
+) -> None:
+    gladiator = bound_tools(movie_graph, Session(user_id=1))["film_facts"].invoke(
+        {"entity": "Gladiator"}
+    )
+    assert isinstance(gladiator.data, MovieCard) and gladiator.data.year == 2000
+    info = information()
+    info.results.append(gladiator)
+    llm = ScriptedLLM(call("information", entity="Gladiator"), final("Ridley Scott directed it."))
+    harness.current = harness.scripted(writable_graph, llm, [info])
+    app.run()
+    app.chat_input[0].set_value("Who directed Gladiator?").run()
+    assert not app.exception
+    page = harness.page_text(app)
+    assert "### Gladiator (2000)" in page
+    assert "**Other films of this title:** Gladiator (1992)" in page
