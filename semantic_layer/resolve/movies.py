@@ -4,10 +4,11 @@ A movie is found by its title or by any alias (a.k.a. names, original-language t
 "Seven", "Se7en", "Amélie", "Amelie", "Le Fabuleux destin d'Amélie Poulain" and "Leon" each
 find their movie before any fuzzy step. When several movies share the name, exactly one of
 them called exactly what was typed, by its title, is the one ("Ocean's Eleven" is the 2001
-film, "Ocean's 11" the 1960 one); else one that far more viewers rated than any other is the one
-meant, and the others are named beside it (`others`: "Gladiator" is the 2000 film, rated 170
-times, beside the 1992 one, rated 9 times); else the user is asked with years ("Solaris": 1972, 2002). A write asks whenever the
-name is shared: a rating is stored for the film the user picked.
+film, "Ocean's 11" the 1960 one); else one that far more viewers rated than any other is the
+one meant, and the others are named beside it (`others`: "Gladiator" is the 2000 film, rated
+170 times, beside the 1992 one, rated 9 times); else the user is asked with years ("Solaris":
+1972, 2002). A write asks whenever the name is shared: a rating is stored for the film the
+user picked.
 """
 
 from __future__ import annotations
