@@ -9,8 +9,9 @@ who liked Big (1988); with Tom Hanks", are not read as one claim that Tom Hanks 
 `Title (year)` must carry the year the row has, a rating the answer reports must be the one
 stored, and every year and every rating-sized decimal it writes must be one a row (or the
 question) holds: "born in 1732", "4.6/5" are facts too. An answer to recommendations names at
-least one of them (`unnamed_recommendations`). `unsupported` lists what fails; the loop then
-answers from the rows instead (`agent.render`).
+least one of them (`unnamed_recommendations`), and it is written in the question's language
+(`other_language`). `unsupported` lists what fails; the loop then answers from the rows
+instead (`agent.render`), in the question's language.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any
 
 from sentencex import segment
 
-from agent.language import detect_language
+from agent.language import detect_language, reads_as
 from semantic_layer.linking.genres import genre_of
 from semantic_layer.linking.linker import link
 from semantic_layer.linking.mentions import Linked, MovieMention
@@ -180,6 +181,31 @@ def unsupported(
             f"rating {r:g} (stored: {sorted(facts.ratings)})" for r in said - facts.ratings
         ]
     return list(dict.fromkeys(problems))
+
+
+def answer_language(answer: str, graph: Reader | None, asked: str | None = None) -> str | None:
+    """The language `answer` is written in, read as the agent reads a question's (titles and
+    names found in the graph are no language's words): the language `asked` in when the answer
+    may well be in it (`agent.language.reads_as`: a short answer in one of two close
+    languages); None for no answer."""
+    if not answer.strip():
+        return None
+    spans = link(graph, answer).name_spans() if graph is not None else []
+    if asked is not None and reads_as(answer, asked, spans):
+        return asked
+    return detect_language(answer, spans)
+
+
+def other_language(answer: str, language: str, graph: Reader | None) -> str | None:
+    """What is wrong when `answer` is written in another language than the question's
+    (`answer_language`); None when it may well be in the question's language. A small model
+    copies the English of its worked examples ("Viewers who liked Toy Story (1995) also liked
+    ...") into a Spanish or Japanese answer; the rows rendered in the question's language say
+    the same."""
+    found = answer_language(answer, graph, language)
+    if found in (None, language):
+        return None
+    return f"the answer is in {found}, the question in {language}"
 
 
 def unnamed_recommendations(

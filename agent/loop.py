@@ -53,7 +53,12 @@ from agent.events import (
     ToolStarted,
 )
 from agent.grammar import FINAL_ANSWER, step_schema
-from agent.grounded import missing_films, unnamed_recommendations, unsupported
+from agent.grounded import (
+    missing_films,
+    other_language,
+    unnamed_recommendations,
+    unsupported,
+)
 from agent.language import DEFAULT_LANGUAGE, detect_language
 from agent.llm.base import (
     LLM,
@@ -223,8 +228,9 @@ class Agent:
         run.finish(answer, "step_limit")
 
     def _grounded(self, run: _Run, draft: str, *, cut: bool) -> str:
-        """The draft when every name and relation in it is one a row holds and it ends as a
-        sentence; otherwise an answer rendered from the rows, in the question's language."""
+        """The draft when every name and relation in it is one a row holds, it ends as a
+        sentence and it is written in the question's language; otherwise an answer rendered
+        from the rows, in the question's language."""
         results = [s.result for s in run.steps]
         said = " ".join([run.question, *(m.content for m in run.history)])
         problems = unsupported(draft, results, run.context.graph, run.language, said)
@@ -232,6 +238,8 @@ class Agent:
             for missing in (missing_films, unnamed_recommendations):
                 if (problem := missing(draft, results, run.context.graph)) is not None:
                     problems.append(problem)
+        if (problem := other_language(draft, run.language, run.context.graph)) is not None:
+            problems.append(problem)
         if cut or _UNFINISHED.search(draft):
             problems.append("the answer stops mid-sentence")
         if not draft.strip():

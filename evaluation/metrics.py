@@ -8,7 +8,7 @@
 - facts: every expected fact occurs in the answer (`contains_fact`); the fact-level rate is
   reported too; questions without facts are not counted;
 - parse failures: model replies that could not be read (total, and questions with at least one);
-- answers in another language: the answer's language (`evaluation.seen.answer_language`) is
+- answers in another language: the answer's language (`agent.grounded.answer_language`) is
   not the question's;
 - LLM calls and tokens: means per question; latency: p50/p95 of the whole question, in ms,
   interpolated linearly between the closest ranks.

@@ -3,7 +3,8 @@ holds, writes nobody asked for, answers that stop mid-sentence, and the answer's
 
 Both subjects (our agent and the baseline) are read the same way: the answer is linked to the
 graph and checked against the data of the tool results of that question
-(`agent.grounded.unsupported`; a tool's help text is not data).
+(`agent.grounded.unsupported`; a tool's help text is not data), and its language read as the
+agent reads it before answering (`agent.grounded.answer_language`).
 """
 
 from __future__ import annotations
@@ -11,9 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from agent.grounded import answer_language as answer_language  # read as the agent reads it
 from agent.grounded import unsupported
-from agent.language import detect_language, reads_as
-from semantic_layer.linking.linker import link
 from semantic_layer.resolve.reader import Reader
 from semantic_layer.tools.result import ToolResult
 
@@ -26,19 +26,6 @@ def invented(
     """The movies, people, relations, years and ratings `answer` states that no row of `results`
     holds; `said`: the user's words, whose numbers an answer may repeat."""
     return unsupported(answer, results, graph, question=said) if answer.strip() else []
-
-
-def answer_language(answer: str, graph: Reader | None, asked: str | None = None) -> str | None:
-    """The language `answer` is written in, read as the agent reads a question's (titles and
-    names found in the graph are no language's words): the language `asked` in when the answer
-    may well be in it (`agent.language.reads_as`: a short answer in one of two close
-    languages); None for no answer."""
-    if not answer.strip():
-        return None
-    spans = link(graph, answer).name_spans() if graph is not None else []
-    if asked is not None and reads_as(answer, asked, spans):
-        return asked
-    return detect_language(answer, spans)
 
 
 def cut(answer: str, ending: str, rendered: bool = False) -> bool:

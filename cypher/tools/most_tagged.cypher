@@ -2,12 +2,11 @@
 // name: most_tagged
 // description: >
 //   Only when the user asks for the movies viewers tagged with a word or phrase they name
-//   ("tagged twist ending", "the tag pixar"); case does not matter. For movies of a genre use
-//   recommender.
+//   ("movies tagged ..."); case does not matter. For movies of a genre use recommender.
 // params:
 //   tag:
 //     type: string
-//     description: The tag to look for, e.g. "twist ending".
+//     description: The tag the user names, in their words.
 //   limit:
 //     type: integer
 //     description: How many movies to list.

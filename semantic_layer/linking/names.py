@@ -11,7 +11,10 @@ One ordinary word is weak evidence: "water" in "the boiling point of water" is n
 *Water*. A one-word mention (an article the title does not have is no word of it: "the
 kids" is one word, *Kids*) is therefore weak unless it is written with a capital (not as the
 first word of a sentence, and not in a text written all in capitals or all in lower case),
-or, in a lower-case text, it names a movie many people rated. Weak mentions are kept, marked.
+or, in a lower-case text, it names a movie many people rated. Several words are stronger
+evidence, but a common phrase is a title too: in a text that writes capitals, a title written
+without any is taken only for one of the best-known films ("a scary movie" is the genre, not
+*Scary Movie*). Weak mentions are kept, marked.
 
 A person is also found by their last name alone ("Nolan"), which begins at a name particle of
 the graph's own ("De Niro", "von Trier": a word some name writes in lower case between its
@@ -53,6 +56,7 @@ NEAR = 0.9  # a name this alike to a run of words (and long enough) is a mention
 NEAR_MIN_CHARS = 8  # shorter names must match exactly
 NEAR_WORD_MIN_CHARS = 5  # a word written otherwise holds a typo only if this long: see _misspelt
 KNOWN = 20  # ratings that make a one-word lower-case title likely meant
+WELL_KNOWN = 100  # ratings that make a lower-case title likely meant in a text with capitals
 MAX_CANDIDATES = 5
 SURNAME = 0.8  # the score of a person found by the last word of their name alone
 SURNAME_MIN_CHARS = 4
@@ -253,12 +257,18 @@ def _misspelt(typed: str, key: str) -> bool:
     )
 
 
-def _strength(span: Span, found: list[Word], popularity: int, title: str = "") -> Strength:
+def _strength(span: Span, found: list[Word], popularity: int, title: str | None = None) -> Strength:
     """Weak: ordinary words that may not be a name (see the module's docstring). An article
     before a title that has none is no word of the name: "the kids" is one ordinary word, like
-    "kids" (*Kids*), where "the matrix" (*Matrix, The*) and "die hard" are two."""
+    "kids" (*Kids*), where "the matrix" (*Matrix, The*) and "die hard" are two. In a text that
+    writes capitals, a title (`title` given: a movie's) of several words written without one is
+    ordinary words unless the film is one of the best known (`WELL_KNOWN`): "something like die
+    hard" is the film, "a scary movie" (*Scary Movie*, 50 ratings) and "the first man on the
+    moon" (*Man on the Moon*, 39) are not; a person's full name written in lower case ("with
+    tom hanks") is the person when the graph knows a few of their films."""
+    title_words = {w.folded for w in words_of(title or "")}
     inner = found[span.first : span.last + 1]
-    if len(inner) > 1 and inner[0].folded in ARTICLES - {w.folded for w in words_of(title)}:
+    if len(inner) > 1 and inner[0].folded in ARTICLES - title_words:
         inner = inner[1:]
     ordinary = len(inner) == 1 and inner[0].folded in STOPWORDS  # "it", "up"
     known = popularity >= KNOWN and not ordinary
@@ -270,7 +280,8 @@ def _strength(span: Span, found: list[Word], popularity: int, title: str = "") -
         longer = any(_name_word(w) for w in (before, after))
         return "weak" if longer and not known else "strong"  # "Cup" in "the World Cup"
     opens = inner[0].capital and inner[0].sentence_start  # "Jaws was great."
-    return "strong" if known and (opens or len(inner) > 1) else "weak"
+    phrase_known = title is None or popularity >= WELL_KNOWN  # several words, no capital
+    return "strong" if known and (opens or (len(inner) > 1 and phrase_known)) else "weak"
 
 
 def _name_word(word: Word | None) -> bool:

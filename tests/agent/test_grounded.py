@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from agent.events import AnswerReplaced
-from agent.grounded import missing_films, unnamed_recommendations, unsupported
+from agent.grounded import missing_films, other_language, unnamed_recommendations, unsupported
 from agent.loop import Agent
 from semantic_layer.tools.contract import ToolContext
 from semantic_layer.tools.payloads import (
@@ -259,3 +259,27 @@ def test_a_person_answer_names_five_of_their_films_when_the_card_has_five(movie_
     later = ToolResult(tool="memory", kind="rating",
                        data=YourRating(movie_id=6, title="Heat", year=1995, rating=None))  # fmt: skip
     assert missing_films(five, [result, later], movie_graph) is None  # the card's films count
+
+
+def test_an_answer_in_another_language_than_the_question_is_other(movie_graph: Any) -> None:
+    english = "Heat (1995) was directed by Michael Mann and stars Al Pacino and Robert De Niro."
+    assert other_language(english, "en", movie_graph) is None
+    assert other_language(english, "es", movie_graph) == "the answer is in en, the question in es"
+    spanish = (
+        "Heat (1995) fue dirigida por Michael Mann y la protagonizan Al Pacino y Robert De Niro."
+    )
+    assert other_language(spanish, "es", movie_graph) is None
+    assert other_language("Heat (1995).", "ja", movie_graph) == (
+        "the answer is in en, the question in ja"
+    )
+
+
+def test_an_answer_in_another_language_is_rendered_in_the_questions(movie_graph: Any) -> None:
+    tool = ScriptedTool("information", "Facts.", InformationInput, [heat_card()])
+    llm = ScriptedLLM(
+        call("information", entity="Heat"), final("Heat (1995) was directed by Michael Mann.")
+    )
+    result = Agent(llm, [tool]).ask("¿Quién dirigió Heat?", context=ToolContext(movie_graph))
+    assert result.rendered and "Michael Mann" in result.answer
+    assert result.answer != "Heat (1995) was directed by Michael Mann."
+    assert other_language(result.answer, "es", movie_graph) is None  # the rows, in Spanish

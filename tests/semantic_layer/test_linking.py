@@ -169,6 +169,26 @@ def test_ordinary_words_that_are_also_titles_are_at_most_weak(
 
 
 @pytest.mark.parametrize(
+    ("question", "genres", "written"),
+    [
+        # *Scary Movie* (2000), rated by 50 viewers: the words are the genre
+        ("A scary movie for tonight, please", ["Horror"], "A scary movie"),
+        ("Who was the first man on the moon?", [], "man on the moon"),  # *Man on the Moon*: 39
+    ],
+)
+def test_a_common_phrase_in_lower_case_is_not_a_lesser_known_title_in_a_text_with_capitals(
+    tools_graph: Any, question: str, genres: list[str], written: str
+) -> None:
+    linked = link(tools_graph, question)
+    assert _movies(linked) == []
+    assert [m.text for m in linked.movies] == [written]  # kept, marked weak
+    assert [g.genre for g in linked.genres] == genres
+    titled = question.replace(written, written.title())  # written as a title, it is the film
+    assert len(_movies(link(tools_graph, titled))) == 1
+    assert _movies(link(tools_graph, question.lower()))  # in a lower-case text, many rated it
+
+
+@pytest.mark.parametrize(
     ("question", "title"),
     [
         ("Great, rate it 5 for me.", "The Great Race"),  # "great rate"
