@@ -14,7 +14,8 @@ person or a genre (its schema says so with `x-entity`, see `semantic_layer.linki
 admits the names linking found in the question first, then any text. What the question states
 is required, so the model writes it: a year range it names, and each list of names of a kind it
 names (possibly empty: the model decides where a name belongs), or, when it names nothing, of a
-kind the last turns asked about; genres only when named with other kinds.
+kind the last turns asked about; genres only when named with other kinds. A question that names
+things and no one (nor did the last turns) has no person list to write.
 """
 
 from __future__ import annotations
@@ -197,7 +198,10 @@ def _closed(schema: Any, linked: Linked, earlier: Linked, required: bool = False
     (`STATED_NUMBER`, a rating) is one they wrote when they wrote numbers (`_stated_number`).
     A required argument is only ever narrowed, by the numbers written; when none fits, the tool
     cannot be called (`NoValueError`), nor can a tool that needs a person when the question
-    names other things and no one (`_names_no_person`)."""
+    names other things and no one (`_names_no_person`). An optional person argument is left
+    out then too, unless the last turns named someone: "Taxi Driver fans would enjoy what
+    else?" went out with Jack Nicholson, a request like *Amores perros* with the Bill Murray of
+    the argument's description."""
     kinds = kinds_of(schema)
     if STATED_NUMBER in kinds:
         number = _stated_number(schema, linked)
@@ -208,6 +212,8 @@ def _closed(schema: Any, linked: Linked, earlier: Linked, required: bool = False
         if kinds == ["person"] and _names_no_person(linked):
             raise NoValueError("the question names things, but no person")
         return schema
+    if kinds == ["person"] and _names_no_person(linked) and not earlier.strong_people():
+        return None  # "like Ocean's Eleven" names no one: not the cast the model knows
     ends = {YEAR_FROM, YEAR_TO} & set(kinds)
     if ends:  # years are written (digits, decades, "recent"): linked, or nobody asked for them
         return _year_end(linked, YEAR_FROM in ends) if linked.years else None

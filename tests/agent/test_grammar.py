@@ -312,6 +312,33 @@ def test_a_tool_that_needs_a_person_is_not_offered_when_the_question_names_none(
     assert tool_input_schema(by_director, Linked())
 
 
+def test_a_person_list_is_left_out_when_the_question_names_things_but_no_one() -> None:
+    """ "Taxi Driver fans would enjoy what else?" went out with Jack Nicholson, a request like
+    Amores perros with the Bill Murray of the argument's description: a question that names a
+    film and no one has no person list; one that names someone, or nothing at all (a name in
+    another script), or follows a turn that named someone, has it."""
+
+    class Input(BaseModel):
+        movies: list[str] = Field([], json_schema_extra=entity("movie"))
+        people: list[str] = Field([], json_schema_extra=entity("person"))
+
+    tool = ScriptedTool("recommend", "Movies to watch.", Input)
+    heat = MovieMatch(movie_id=6, title="Heat", year=1995, name="Heat", score=1.0)
+    like_heat = Linked(movies=[MovieMention(text="Heat", start=5, end=9, candidates=[heat])])
+    pacino = PersonMention(
+        text="Al Pacino", start=15, end=24, candidates=[PersonMatch(name="Al Pacino", score=1.0)]
+    )
+    with_pacino = Linked(movies=like_heat.movies, people=[pacino])
+
+    def props(linked: Linked, earlier: Linked | None = None) -> dict[str, Any]:
+        return tool_input_schema(tool, linked, earlier)["properties"]  # type: ignore[no-any-return]
+
+    assert "people" not in props(like_heat) and "movies" in props(like_heat)
+    assert "Al Pacino" in json.dumps(props(with_pacino)["people"])
+    assert "people" in props(Linked())
+    assert "people" in props(like_heat, earlier=Linked(people=[pacino]))
+
+
 def test_a_follow_up_genre_argument_admits_the_genres_asked_about_earlier() -> None:
     """ "Any comedies instead?" after a crime request: Crime may go into the exclusions (the
     model wrote Comedy there, the only genre admitted, and the call was refused); "From the
