@@ -208,12 +208,13 @@ def _closed(schema: Any, linked: Linked, earlier: Linked, required: bool = False
         if number is None and required:
             raise NoValueError("no number the question writes fits")
         return number
-    if required:
-        if kinds == ["person"] and _names_no_person(linked):
+    if kinds == ["person"] and _names_no_person(linked):
+        if required:
             raise NoValueError("the question names things, but no person")
+        if not earlier.strong_people():
+            return None  # "like Ocean's Eleven" names no one: not the cast the model knows
+    if required:
         return schema
-    if kinds == ["person"] and _names_no_person(linked) and not earlier.strong_people():
-        return None  # "like Ocean's Eleven" names no one: not the cast the model knows
     ends = {YEAR_FROM, YEAR_TO} & set(kinds)
     if ends:  # years are written (digits, decades, "recent"): linked, or nobody asked for them
         return _year_end(linked, YEAR_FROM in ends) if linked.years else None

@@ -183,33 +183,40 @@ def unsupported(
     return list(dict.fromkeys(problems))
 
 
-def answer_language(answer: str, graph: Reader | None, asked: str | None = None) -> str | None:
+def answer_language(
+    answer: str, graph: Reader | None, asked: str | None = None, linked: Linked | None = None
+) -> str | None:
     """The language `answer` is written in, read as the agent reads a question's (titles and
     names found in the graph are no language's words): the language `asked` in when the answer
     may well be in it (`agent.language.reads_as`: a short answer in one of two close
-    languages); None for no answer."""
+    languages); None for no answer. `linked`: the answer linked already (`_linked`)."""
     if not answer.strip():
         return None
-    spans = link(graph, answer).name_spans() if graph is not None else []
+    spans = _linked(answer, graph, linked).name_spans() if graph is not None else []
     if asked is not None and reads_as(answer, asked, spans):
         return asked
     return detect_language(answer, spans)
 
 
-def other_language(answer: str, language: str, graph: Reader | None) -> str | None:
+def other_language(
+    answer: str, language: str, graph: Reader | None, linked: Linked | None = None
+) -> str | None:
     """What is wrong when `answer` is written in another language than the question's
     (`answer_language`); None when it may well be in the question's language. A small model
     copies the English of its worked examples ("Viewers who liked Toy Story (1995) also liked
     ...") into a Spanish or Japanese answer; the rows rendered in the question's language say
     the same."""
-    found = answer_language(answer, graph, language)
+    found = answer_language(answer, graph, language, linked)
     if found in (None, language):
         return None
     return f"the answer is in {found}, the question in {language}"
 
 
 def unnamed_recommendations(
-    answer: str, results: Sequence[ToolResult | None], graph: Reader | None
+    answer: str,
+    results: Sequence[ToolResult | None],
+    graph: Reader | None,
+    linked: Linked | None = None,
 ) -> str | None:
     """For recommendations: what is wrong when the answer names none of them ("Viewers rated
     the best horror movies 4 stars."); None when it names one, or the last result is not a
@@ -220,7 +227,9 @@ def unnamed_recommendations(
     recommended = last.data.recommendations
     if not recommended:
         return None
-    if _named(link(graph, answer).movies, recommended):  # a weak mention counts: "Up (2009)"
+    if _named(
+        _linked(answer, graph, linked).movies, recommended
+    ):  # a weak mention counts: "Up (2009)"
         return None
     folded = fold(answer)
     if any(fold(rec.title) in folded for rec in recommended):  # linking missed it
@@ -229,7 +238,10 @@ def unnamed_recommendations(
 
 
 def missing_films(
-    answer: str, results: Sequence[ToolResult | None], graph: Reader | None
+    answer: str,
+    results: Sequence[ToolResult | None],
+    graph: Reader | None,
+    linked: Linked | None = None,
 ) -> str | None:
     """For a person's card: what is wrong when the answer names fewer of their films than
     `PERSON_FILMS` (or all of them when there are fewer); None when it names enough."""
@@ -238,11 +250,17 @@ def missing_films(
         return None
     card = cards[-1]
     films = [*card.directed, *card.acted_in]
-    named = _named(link(graph, answer).strong_movies(), films)
+    named = _named(_linked(answer, graph, linked).strong_movies(), films)
     wanted = min(PERSON_FILMS, len({f.movie_id for f in films}))
     return (
         None if len(named) >= wanted else f"{len(named)} of {card.name}'s films named, not {wanted}"
     )
+
+
+def _linked(answer: str, graph: Reader | None, linked: Linked | None) -> Linked:
+    """The whole answer linked: `linked` when the caller linked it already (the loop links a
+    draft once for every check that reads it whole), else linked here."""
+    return linked if linked is not None else link(graph, answer)
 
 
 def _named(mentions: Iterable[MovieMention], films: Iterable[Film]) -> set[int]:

@@ -233,12 +233,14 @@ class Agent:
         from the rows, in the question's language."""
         results = [s.result for s in run.steps]
         said = " ".join([run.question, *(m.content for m in run.history)])
-        problems = unsupported(draft, results, run.context.graph, run.language, said)
-        if run.context.graph is not None:  # the answer's films are read against the graph
+        graph = run.context.graph
+        problems = unsupported(draft, results, graph, run.language, said)
+        linked = link(graph, draft) if graph is not None else None  # once, for each check
+        if graph is not None:  # the answer's films are read against the graph
             for missing in (missing_films, unnamed_recommendations):
-                if (problem := missing(draft, results, run.context.graph)) is not None:
+                if (problem := missing(draft, results, graph, linked)) is not None:
                     problems.append(problem)
-        if (problem := other_language(draft, run.language, run.context.graph)) is not None:
+        if (problem := other_language(draft, run.language, graph, linked)) is not None:
             problems.append(problem)
         if cut or _UNFINISHED.search(draft):
             problems.append("the answer stops mid-sentence")
