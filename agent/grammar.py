@@ -230,8 +230,10 @@ def _names_no_person(linked: Linked) -> bool:
     """Whether the question names movies, genres or years, and no person. A person's name is
     written the same in every language (a title is translated), so a tool that cannot run
     without a person is one the question does not ask for: "Best sci-fi of 1982?" was sent to
-    the best films of a director the model picked itself."""
-    return _names_something(linked) and not linked.strong_people()
+    the best films of a director the model picked itself. A last name that may be a person's
+    counts (a weak mention: "Spielberg films after 2000?", where the first word's capital tells
+    nothing): the model reads the question and decides."""
+    return _names_something(linked) and not linked.people
 
 
 def _names_something(linked: Linked) -> bool:

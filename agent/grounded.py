@@ -9,7 +9,8 @@ who liked Big (1988); with Tom Hanks", are not read as one claim that Tom Hanks 
 `Title (year)` must carry the year the row has, a rating the answer reports must be the one
 stored, and every year and every rating-sized decimal it writes must be one a row (or the
 question) holds: "born in 1732", "4.6/5" are facts too. An answer to recommendations names at
-least one of them (`unnamed_recommendations`), and it is written in the question's language
+least one of them (`unnamed_recommendations`), one to a film's directors or cast one of those
+(`unnamed_people`), and it is written in the question's language
 (`other_language`). `unsupported` lists what fails; the loop then answers from the rows
 instead (`agent.render`), in the question's language.
 """
@@ -235,6 +236,34 @@ def unnamed_recommendations(
     if any(fold(rec.title) in folded for rec in recommended):  # linking missed it
         return None
     return f"none of the {len(recommended)} recommendations named"
+
+
+def unnamed_people(
+    answer: str,
+    results: Sequence[ToolResult | None],
+    graph: Reader | None,
+    linked: Linked | None = None,
+) -> str | None:
+    """For a film's directors or cast asked about: what is wrong when the answer names none of
+    the people the card holds for it (a name written in another script, "克里斯托弗·诺兰", is
+    not one a row holds; nor is an answer that repeats the question); None when it names one,
+    or the last result is not a film card asked about them."""
+    last = results[-1] if results else None
+    if last is None or not isinstance(last.data, MovieCard):
+        return None
+    card = last.data
+    asked = card.topics or frozenset()
+    people = [
+        *(card.directors if "directors" in asked else ()),
+        *(card.cast if "cast" in asked else ()),
+    ]
+    if not people:
+        return None
+    named = {p.name for m in _linked(answer, graph, linked).people for p in m.candidates}
+    folded = fold(answer)
+    if named & set(people) or any(fold(person) in folded for person in people):
+        return None
+    return f"none of {card.label}'s {' or '.join(sorted(asked & {'directors', 'cast'}))} named"
 
 
 def missing_films(

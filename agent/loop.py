@@ -56,6 +56,7 @@ from agent.grammar import FINAL_ANSWER, step_schema
 from agent.grounded import (
     missing_films,
     other_language,
+    unnamed_people,
     unnamed_recommendations,
     unsupported,
 )
@@ -237,7 +238,7 @@ class Agent:
         problems = unsupported(draft, results, graph, run.language, said)
         linked = link(graph, draft) if graph is not None else None  # once, for each check
         if graph is not None:  # the answer's films are read against the graph
-            for missing in (missing_films, unnamed_recommendations):
+            for missing in (missing_films, unnamed_recommendations, unnamed_people):
                 if (problem := missing(draft, results, graph, linked)) is not None:
                     problems.append(problem)
         if (problem := other_language(draft, run.language, graph, linked)) is not None:

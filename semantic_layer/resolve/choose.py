@@ -4,7 +4,11 @@ A hit is compared by the best of its names (a movie's title and its aliases). It
 without asking only when it is clearly the one: very alike to what was typed, well ahead of the
 runner-up, and what was typed is long enough that one letter off is a typo rather than another
 word ("Seven" is not "Seve": five letters ask back); or it is the only hit and holds every word
-typed, short words exactly ("Shawshank", "Nolan").
+typed, short words exactly ("Shawshank", "Nolan"). Otherwise the hits offered as a choice are
+those holding most of what was typed, word by word ("harry poter": the Harry Potter films); a hit
+only alike letter by letter is another title, not a misspelling of this one ("Der Pate" is not
+*Pale Rider*, "o rei leao" not *Take the Lead*), so nothing is offered and the tool says the
+title is not in the graph.
 """
 
 from __future__ import annotations
@@ -13,13 +17,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from semantic_layer.resolve.text import covers, similarity
+from semantic_layer.resolve.text import covers, held, similarity
 
 CLEAR = 0.85  # a hit this alike to what was typed ('forest gump' ~ 'forrest gump': 0.96) ...
 MARGIN = 0.1  # ... and this much more alike than the runner-up is taken without asking
 MIN_LENGTH = 6  # letters typed, at least, for a fuzzy hit to be taken without asking
 MAX_CANDIDATES = 6
 FLOOR = 0.4  # hits less alike than this are noise ("foo OR 1=1" shares a digit with "8 1/2")
+HELD = 0.5  # a hit offered as a choice holds at least this share of the letters typed, by word
 
 
 @dataclass(frozen=True)
@@ -51,3 +56,10 @@ def clear_winner(query: str, ranked: list[Scored], key: str) -> Scored | None:
     if len(ranked) == 1 and any(covers(query, n, MIN_LENGTH) for n in names(best.row, key)):
         return best  # the only hit, holding every word typed ("Shawshank", "Nolan")
     return None
+
+
+def offered(query: str, ranked: list[Scored], key: str) -> list[Scored]:
+    """The hits to offer as a choice when none is clearly the one: those with a name holding
+    at least `HELD` of what was typed, word by word (`held`, short words as they are)."""
+    kept = [s for s in ranked if any(held(query, n, MIN_LENGTH) >= HELD for n in names(s.row, key))]
+    return kept[:MAX_CANDIDATES]

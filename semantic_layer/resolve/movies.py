@@ -26,7 +26,7 @@ from semantic_layer.normalize import (
     title_words,
 )
 from semantic_layer.resolve.candidate import Candidate
-from semantic_layer.resolve.choose import MAX_CANDIDATES, clear_winner, rank
+from semantic_layer.resolve.choose import MAX_CANDIDATES, clear_winner, offered, rank
 from semantic_layer.resolve.fulltext import search
 from semantic_layer.resolve.reader import Reader
 from semantic_layer.resolve.text import clean_input
@@ -148,12 +148,13 @@ def _fuzzy(graph: Reader, typed: str, norm: str, words: str, year: int | None) -
     winner = clear_winner(norm, ranked, "keys")
     if winner is not None:
         return _ref(winner.row, "fuzzy")
-    if not ranked:
+    choices = offered(norm, ranked, "keys")
+    if not choices:
         raise EntityNotFoundError(
             f"No movie called {typed!r} is in the graph. Check the spelling, or try the "
             "title as it was released in English."
         )
-    candidates = [movie_candidate(s.row) for s in ranked[:MAX_CANDIDATES]]
+    candidates = [movie_candidate(s.row) for s in choices]
     raise AmbiguousEntityError(
         f"No movie is called exactly {typed!r}. Did you mean one of: "
         + ", ".join(c.label for c in candidates)

@@ -8,7 +8,7 @@ from typing import Any, Literal
 from semantic_layer.errors import AmbiguousEntityError, EntityNotFoundError
 from semantic_layer.normalize import normalize_name
 from semantic_layer.resolve.candidate import Candidate
-from semantic_layer.resolve.choose import MAX_CANDIDATES, clear_winner, rank
+from semantic_layer.resolve.choose import MAX_CANDIDATES, clear_winner, offered, rank
 from semantic_layer.resolve.fulltext import search
 from semantic_layer.resolve.reader import Reader
 from semantic_layer.resolve.text import clean_input
@@ -59,12 +59,13 @@ def resolve_person(graph: Reader, text: str | None) -> PersonRef:
     winner = clear_winner(norm, ranked, "nameNorm")
     if winner is not None:
         return PersonRef(winner.row["name"], "fuzzy")
-    if not ranked:
+    choices = offered(norm, ranked, "nameNorm")
+    if not choices:
         raise EntityNotFoundError(
             f"No actor or director called {typed!r} is in the graph. Check the spelling, "
             "or give the full name."
         )
-    candidates = [person_candidate(s.row) for s in ranked[:MAX_CANDIDATES]]
+    candidates = [person_candidate(s.row) for s in choices]
     raise AmbiguousEntityError(
         f"No one is called exactly {typed!r}. Did you mean one of: "
         + ", ".join(c.label for c in candidates)

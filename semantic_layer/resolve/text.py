@@ -37,8 +37,19 @@ def covers(query: str, candidate: str, exact_below: int = 0) -> bool:
 
     A word shorter than `exact_below` letters must appear as it is ('nolan' in 'christopher
     nolan', but 'seven' not in 'seve')."""
+    return held(query, candidate, exact_below) == 1.0
+
+
+def held(query: str, candidate: str, exact_below: int = 0) -> float:
+    """The share of `query`'s letters in words that appear (nearly) in `candidate`, as in
+    `covers`: 'harry poter' in 'harry potter and the goblet of fire' 1.0, 'pate' in 'pale
+    rider' 0 (four letters: one off is another word)."""
     words = candidate.split()
-    return all(
-        any(q == w if len(q) < exact_below else similarity(q, w) >= 0.8 for w in words)
-        for q in query.split()
+    typed = query.split()
+    total = sum(map(len, typed))
+    found = sum(
+        len(q)
+        for q in typed
+        if any(q == w if len(q) < exact_below else similarity(q, w) >= 0.8 for w in words)
     )
+    return found / total if total else 1.0  # nothing typed is held anywhere, as `covers` had it

@@ -98,6 +98,11 @@ class _Card(BaseModel):
         card._topics = frozenset(topics)
         return card
 
+    @property
+    def topics(self) -> frozenset[str] | None:
+        """The topics the question asked about (`asked_about`); None: about everything."""
+        return self._topics
+
     def unread_by_the_model(self) -> frozenset[str]:
         """Names of the fields of this card the model does not read, besides those marked
         `NOT_FOR_THE_MODEL`: those that answer only topics the question did not ask about."""

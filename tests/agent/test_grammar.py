@@ -339,6 +339,26 @@ def test_a_person_list_is_left_out_when_the_question_names_things_but_no_one() -
     assert "people" in props(like_heat, earlier=Linked(people=[pacino]))
 
 
+def test_a_last_name_that_may_be_a_person_keeps_the_person_list() -> None:
+    """ "Spielberg films after 2000?": the first word's capital tells nothing, so the last name
+    is a weak mention; it may be the person, so the list stays for the model to fill."""
+
+    class Input(BaseModel):
+        people: list[str] = Field([], json_schema_extra=entity("person"))
+        year_from: int | None = Field(None, json_schema_extra=entity("year-from"))
+
+    tool = ScriptedTool("recommend", "Movies to watch.", Input)
+    spielberg = PersonMention(
+        text="Spielberg", start=0, end=9, strength="weak",
+        candidates=[PersonMatch(name="Steven Spielberg", score=0.5)],
+    )  # fmt: skip
+    after = YearsMention(text="2000", start=22, end=26, first=2000, last=2000)
+    properties = tool_input_schema(tool, Linked(people=[spielberg], years=[after]))["properties"]
+    assert "people" in properties
+    no_one = tool_input_schema(tool, Linked(years=[after]))["properties"]
+    assert "people" not in no_one
+
+
 def test_a_follow_up_genre_argument_admits_the_genres_asked_about_earlier() -> None:
     """ "Any comedies instead?" after a crime request: Crime may go into the exclusions (the
     model wrote Comedy there, the only genre admitted, and the call was refused); "From the

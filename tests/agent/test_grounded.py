@@ -6,7 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from agent.events import AnswerReplaced
-from agent.grounded import missing_films, other_language, unnamed_recommendations, unsupported
+from agent.grounded import (
+    missing_films,
+    other_language,
+    unnamed_people,
+    unnamed_recommendations,
+    unsupported,
+)
 from agent.loop import Agent
 from semantic_layer.tools.contract import ToolContext
 from semantic_layer.tools.payloads import (
@@ -226,6 +232,31 @@ def test_an_answer_naming_no_recommendation_is_rendered_from_them(movie_graph: A
     llm = ScriptedLLM(call("recommender", entity="horror"), final("Des films d'horreur ?"))
     result = Agent(llm, [tool]).ask("Des films d'horreur ?", context=ToolContext(movie_graph))
     assert "The Shining (1980)" in result.answer and result.rendered
+
+
+def test_an_answer_on_a_films_directors_names_one_of_them(movie_graph: Any) -> None:
+    """Written in another script, a name is not one a row holds; nor is the question repeated."""
+    directors = ToolResult(tool="information", kind="movie", message="Heat (1995).",
+                           data=heat_card().data.asked_about(["directors"]))  # fmt: skip
+    assert unnamed_people("Heat (1995)的导演是迈克尔·曼。", [directors], movie_graph) is not None
+    assert unnamed_people("Heat (1995)の監督は誰ですか?", [directors], movie_graph) is not None
+    assert unnamed_people("Heat (1995)的导演是Michael Mann。", [directors], movie_graph) is None
+    cast = ToolResult(tool="information", kind="movie", message="Heat (1995).",
+                      data=heat_card().data.asked_about(["cast"]))  # fmt: skip
+    assert unnamed_people("Heat stars Robert De Niro.", [cast], movie_graph) is None
+    assert unnamed_people("Heat stars Michael Mann.", [cast], movie_graph) is not None
+    year = ToolResult(tool="information", kind="movie", message="Heat (1995).",
+                      data=heat_card().data.asked_about(["year"]))  # fmt: skip
+    assert unnamed_people("Heat came out in 1995.", [year], movie_graph) is None  # not asked
+
+
+def test_an_answer_naming_none_of_the_directors_asked_is_rendered(movie_graph: Any) -> None:
+    card = heat_card()
+    card.data = card.data.asked_about(["directors"])
+    tool = ScriptedTool("information", "Facts.", InformationInput, [card])
+    llm = ScriptedLLM(call("information", entity="Heat"), final("Heat (1995)的导演是迈克尔·曼。"))
+    result = Agent(llm, [tool]).ask("Heat的导演是谁?", context=ToolContext(movie_graph))
+    assert "Michael Mann" in result.answer and result.rendered
 
 
 def test_a_genre_written_like_a_name_is_the_genre_not_a_film(movie_graph: Any) -> None:

@@ -83,6 +83,21 @@ def test_an_unknown_title_says_so(tools_graph: Any) -> None:
         resolve_movie(tools_graph, "Qwxzv Plorgh")
 
 
+@pytest.mark.parametrize("typed", ["Der Pate", "O Rei Leão", "sourdough bread"])
+def test_titles_alike_only_letter_by_letter_are_not_offered(tools_graph: Any, typed: str) -> None:
+    """Other languages' titles and other things share letters with titles ("pate" and "pale
+    rider", "leao" and "take the lead"): that is not a misspelling, so nothing is offered."""
+    with pytest.raises(EntityNotFoundError, match="No movie called"):
+        resolve_movie(tools_graph, typed)
+
+
+def test_a_misspelling_offers_the_titles_holding_its_words(tools_graph: Any) -> None:
+    with pytest.raises(AmbiguousEntityError) as caught:
+        resolve_movie(tools_graph, "Harry Poter")
+    titles = [c.title for c in caught.value.candidates]
+    assert titles and all(t.startswith("Harry Potter") for t in titles)
+
+
 @pytest.mark.parametrize(
     "typed",
     [
