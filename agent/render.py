@@ -74,17 +74,21 @@ def _number(value: float) -> str:
 
 
 def _movie(card: MovieCard, language: str) -> str:
-    if card.directors:
+    """The title and year, then the directors, main cast and genres: those of them the
+    question asked about (`MovieCard.topics`: "who directed Heat?" is answered with its
+    directors), or all three when it asked about none of them (everything, the year)."""
+    parts = {"directors", "cast", "genres"}
+    asked = parts & (card.topics or parts) or parts
+    directors = card.directors if "directors" in asked else []
+    if directors:
         sentences = [
-            _say(
-                language, "movie_directed", movie=card.label, names=_join(language, card.directors)
-            )
+            _say(language, "movie_directed", movie=card.label, names=_join(language, directors))
         ]
     else:
         sentences = [_say(language, "movie", movie=card.label)]
-    if card.cast:
+    if card.cast and "cast" in asked:
         sentences.append(_say(language, "movie_cast", names=_join(language, card.cast[:MAIN_CAST])))
-    if card.genres:
+    if card.genres and "genres" in asked:
         sentences.append(_say(language, "movie_genres", names=_join(language, card.genres)))
     return " ".join(sentences)
 

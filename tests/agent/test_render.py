@@ -111,6 +111,18 @@ def test_a_movie_card_names_title_year_directors_main_cast_and_genres() -> None:
     assert "shark" not in answer and "3.8" not in answer
 
 
+def test_a_movie_card_asked_about_some_of_its_facts_is_answered_with_those() -> None:
+    """ "Who directed Jaws?": the directors, not the cast and genres too; asked about its year
+    only (no part of its own), the whole card as before."""
+    directors = render_answer([_ok(JAWS.asked_about(["directors"]))], "en")
+    assert directors == "Jaws (1975) was directed by Steven Spielberg."
+    cast = render_answer([_ok(JAWS.asked_about(["cast"]))], "en")
+    assert "Roy Scheider" in cast and "Spielberg" not in cast and "Horror" not in cast
+    assert "Jaws (1975)" in cast
+    year = render_answer([_ok(JAWS.asked_about(["year"]))], "en")
+    assert year == render_answer([_ok(JAWS)], "en")
+
+
 def test_a_person_gets_five_films_a_role_in_the_cards_order_with_years_and_counts() -> None:
     answer = render_answer([_ok(EASTWOOD, "person")], "en")
     acted = [f.label for f in EASTWOOD.acted_in[:5]]
