@@ -228,9 +228,8 @@ def unnamed_recommendations(
     recommended = last.data.recommendations
     if not recommended:
         return None
-    if _named(
-        _linked(answer, graph, linked).movies, recommended
-    ):  # a weak mention counts: "Up (2009)"
+    # a weak mention counts: "Up (2009)"
+    if _named(_linked(answer, graph, linked).movies, recommended):
         return None
     folded = fold(answer)
     if any(fold(rec.title) in folded for rec in recommended):  # linking missed it

@@ -74,21 +74,22 @@ def _number(value: float) -> str:
 
 
 def _movie(card: MovieCard, language: str) -> str:
-    """The title and year, then the directors, main cast and genres: those of them the
-    question asked about (`MovieCard.topics`: "who directed Heat?" is answered with its
-    directors), or all three when it asked about none of them (everything, the year)."""
-    parts = {"directors", "cast", "genres"}
-    asked = parts & (card.topics or parts) or parts
-    directors = card.directors if "directors" in asked else []
+    """The title and year, then the directors, main cast and genres: those of them the model
+    reads of the card (`unread_by_the_model`: asked who directed Heat, its directors), or all
+    three when it reads none of them (asked about the year or the ratings)."""
+    unread = card.unread_by_the_model()
+    if "directors" in unread and "cast" in unread and "genres" in unread:
+        unread = frozenset()
+    directors = [] if "directors" in unread else card.directors
     if directors:
         sentences = [
             _say(language, "movie_directed", movie=card.label, names=_join(language, directors))
         ]
     else:
         sentences = [_say(language, "movie", movie=card.label)]
-    if card.cast and "cast" in asked:
+    if card.cast and "cast" not in unread:
         sentences.append(_say(language, "movie_cast", names=_join(language, card.cast[:MAIN_CAST])))
-    if card.genres and "genres" in asked:
+    if card.genres and "genres" not in unread:
         sentences.append(_say(language, "movie_genres", names=_join(language, card.genres)))
     return " ".join(sentences)
 
