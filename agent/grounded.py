@@ -11,7 +11,8 @@ stored, and every year and every rating-sized decimal it writes must be one a ro
 question) holds: "born in 1732", "4.6/5" are facts too. An answer to recommendations names at
 least one of them (`unnamed_recommendations`), one to a film's directors or cast one of those
 (`unnamed_people`), and it is written in the question's language
-(`other_language`). `unsupported` lists what fails; the loop then answers from the rows
+(`other_language`) and says more than the question did (`echoes_question`). `unsupported`
+lists what fails; the loop then answers from the rows
 instead (`agent.render`), in the question's language.
 """
 
@@ -48,6 +49,7 @@ _RATING = re.compile(r"(?<![\w.])([0-5](?:[.,][05])?)(?:\s*/\s*5)?(?![\w.])")  #
 _NUMBER = re.compile(r"(?<![0-9])[0-9]+(?:[.,][0-9]+)?(?![0-9])")  # ASCII digits: 1995, 3.9, 3,9
 _YEAR = re.compile(r"(?<![0-9.,])([12][0-9]{3})(?![0-9])(?![.,][0-9])")  # 1000-2099: below
 _DECIMAL = re.compile(r"(?<![0-9.,])([0-9]{1,2})[.,]([0-9]{1,2})(?![0-9])(?![.,][0-9])")
+_WORD = re.compile(r"\w+")
 _SEMICOLON = re.compile(r";\s+")  # not inside a word: the title "Steins;Gate" stays whole
 LAST_YEAR = 2099  # a four-digit number up to this is read as a year
 RATING_SCALE = 10  # decimals up to this are ratings (MovieLens /5, IMDb /10) and are checked
@@ -211,6 +213,19 @@ def other_language(
     if found in (None, language):
         return None
     return f"the answer is in {found}, the question in {language}"
+
+
+def echoes_question(answer: str, question: str, results: Sequence[ToolResult | None]) -> str | None:
+    """What is wrong when a tool looked something up and `answer` says nothing the question did
+    not: its words are all a stretch of the question's ("Who directed Jaws?" answered with
+    itself, a title the user typed answered with the title). None otherwise, and after small
+    talk alone (a "Thanks!" to "thanks, that was helpful!" is a reply)."""
+    if all(r is None or r.kind == "text" for r in results):
+        return None
+    said = " ".join(_WORD.findall(fold(answer)))
+    if said and f" {said} " in f" {' '.join(_WORD.findall(fold(question)))} ":
+        return "the answer only repeats the question"
+    return None
 
 
 def unnamed_recommendations(

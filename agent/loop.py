@@ -11,7 +11,9 @@
    linked names for every argument that names a movie, a person or a genre (`agent.grammar`).
 4. **Typed tool.** The arguments are validated once by the tool's input model, checked against
    the graph by the tool (`Tool.check`), and the tool runs; its result goes back as a compact
-   Observation (`agent.observation`).
+   Observation (`agent.observation`). A name nothing in the graph is called ("Il Padrino") is
+   asked of the model once, in a short constrained reply, as the film's English title; a read
+   runs again with it when the graph holds that title by name (`_renamed`).
 5. **Grounded answer.** The Final Answer may state only what the rows hold (`agent.grounded`);
    a draft that names something else, or that was cut off, is replaced by an answer rendered
    from the rows in the question's language (`agent.render`). A result that is an answer by
@@ -36,6 +38,8 @@ import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+from pydantic import BaseModel, Field, ValidationError
+
 from agent.dispatch import check_arguments, describe_arguments, run_tool
 from agent.entities import resolved_entities
 from agent.errors import AgentError, LLMUnavailableError
@@ -54,6 +58,7 @@ from agent.events import (
 )
 from agent.grammar import FINAL_ANSWER, step_schema
 from agent.grounded import (
+    echoes_question,
     missing_films,
     other_language,
     unnamed_people,
@@ -81,6 +86,7 @@ from semantic_layer.errors import ToolArgumentsError
 from semantic_layer.linking.arguments import dated_arguments
 from semantic_layer.linking.linker import link
 from semantic_layer.linking.mentions import Linked
+from semantic_layer.resolve.kind import held_by_name
 from semantic_layer.tools.contract import Tool, ToolContext
 from semantic_layer.tools.result import Candidate, ToolResult
 
@@ -96,6 +102,16 @@ ANSWERED_PEOPLE = 5  # the last answer's people shown for a follow-up ("what els
 _SENTENCE_GAP = re.compile(r"(?<=[\w)][.!?])\s|(?<=[\u3002\uff01\uff1f])")
 _UNFINISHED = re.compile(r"[,;:\-\u2013\u2014(]\s*$")  # ends where the text was to go on
 History = Iterable[ChatMessage | Mapping[str, str]]
+RENAMED_TOKENS = 40  # the reply naming a film's English title
+
+
+class Renamed(BaseModel):
+    """The reply that names the title the graph may hold a film under."""
+
+    title: str = Field(max_length=120)
+
+
+RENAMED_SCHEMA = Renamed.model_json_schema()
 
 
 class Agent:
@@ -195,7 +211,8 @@ class Agent:
             final_only = step == self.max_steps and step > 1
             yield StepStarted(step=step, max_steps=self.max_steps, final_only=final_only)
             answer_stream = FinalAnswerStream()
-            text, call = yield from self._call_llm(run, step, final_only, answer_stream)
+            request = self._step_request(run, step, final_only)
+            text, call = yield from self._call_llm(run, step, request, answer_stream)
             run.llm_calls.append(call)
             yield LLMCallEvent(**dict(call))
             parsed = parse_step(text, list(self.tools), truncated=call.finish_reason == "length")
@@ -243,6 +260,8 @@ class Agent:
                     problems.append(problem)
         if (problem := other_language(draft, run.language, graph, linked)) is not None:
             problems.append(problem)
+        if (problem := echoes_question(draft, run.question, results)) is not None:
+            problems.append(problem)
         if cut or _UNFINISHED.search(draft):
             problems.append("the answer stops mid-sentence")
         if not draft.strip():
@@ -262,16 +281,10 @@ class Agent:
         offered = [tool for name, tool in self.tools.items() if name not in run.answered_by]
         return step_schema(offered, tools_only=tools_only, linked=run.linked, earlier=run.asked)
 
-    def _call_llm(
-        self,
-        run: _Run,
-        step: int,
-        final_only: bool,
-        answer_stream: FinalAnswerStream,
-    ) -> Generator[AgentEvent, None, tuple[str, LLMCall]]:
+    def _step_request(self, run: _Run, step: int, final_only: bool) -> LLMRequest:
         first = self._tool_first
         final_only = final_only or run.answer_only
-        request = LLMRequest(
+        return LLMRequest(
             messages=self._messages(run, final_only),
             json_schema=self._step_schema(run, step, final_only) if self.grammar else None,
             stop=STOP_SEQUENCES,
@@ -280,6 +293,14 @@ class Agent:
             tools=self._tool_specs,
             tool_choice="none" if final_only else "required" if step == 1 and first else "auto",
         )
+
+    def _call_llm(
+        self,
+        run: _Run,
+        step: int,
+        request: LLMRequest,
+        answer_stream: FinalAnswerStream,
+    ) -> Generator[AgentEvent, None, tuple[str, LLMCall]]:
         for attempt in range(1, self.max_retries + 2):
             started = time.perf_counter()
             pieces: list[str] = []
@@ -450,6 +471,44 @@ class Agent:
         )
         run.steps.append(record)
         yield ToolCallEvent(**dict(record))
+        if result.unmatched and not run.renamed and tool.mode == "read":
+            # (a write runs only on the name the user wrote: a guessed title stores nothing)
+            yield from self._renamed(run, step, tool, arguments, result)
+
+    def _renamed(
+        self, run: _Run, step: int, tool: Tool[Any], arguments: dict[str, Any], result: ToolResult
+    ) -> Iterator[AgentEvent]:
+        """Nothing in the graph is called what was typed ("Il Padrino"): the model is asked, in
+        one short constrained reply, for the title the graph may hold it under (its English
+        title, its spelling), and the call runs again with it, once a question. Only a title or
+        name the graph holds as written counts, and not one of the look-alikes already offered
+        (the user chooses among those); else the result stands as it was."""
+        typed, graph = result.unmatched or "", run.context.graph
+        run.renamed = True
+        last = run.scratchpad[-1]
+        asked = f"{last.observation}\n{self._prompt.unmatched(typed)}"
+        run.scratchpad[-1] = ScratchpadStep(reply=last.reply, observation=asked, retry=True)
+        request = LLMRequest(
+            messages=self._messages(run, final_only=False),
+            json_schema=RENAMED_SCHEMA if self.grammar else None,
+            stop=STOP_SEQUENCES,
+            max_new_tokens=RENAMED_TOKENS,
+            timeout_s=self.call_timeout_s,
+        )
+        text, call = yield from self._call_llm(run, step, request, FinalAnswerStream())
+        run.llm_calls.append(call)
+        yield LLMCallEvent(**dict(call))
+        title = _renamed_title(text)
+        offered = {typed, *(n for c in result.candidates for n in (c.label, c.title, c.name))}
+        if (
+            graph is None
+            or title.casefold() in {str(name).casefold() for name in offered}
+            or not held_by_name(graph, title)
+            or (renamed := _replaced(arguments, typed, title)) == arguments
+        ):
+            run.scratchpad[-1] = last  # as if never asked: the answer reads the result
+            return
+        yield from self._call_tool(run, step, ToolCall(tool=tool.name, args=renamed), text)
 
     def _default_answer(self, run: _Run) -> str:
         if run.candidates:
@@ -472,6 +531,7 @@ class _Run:
         self.questioned: set[str] = set()
         self.answered_by: set[str] = set()  # tools whose result was usable: not offered again
         self.answer_only = False  # a repeated call: the next step may only answer
+        self.renamed = False  # the model was asked for a title the graph holds (once)
         self.llm_calls: list[LLMCall] = []
         self.candidates: list[Candidate] = []
         self.fallback_answer: str | None = None
@@ -562,6 +622,25 @@ def _answered(run: _Run) -> str | None:
         return None
     run.rendered = [why]
     return answer
+
+
+def _renamed_title(reply: str) -> str:
+    """The title in a `Renamed` reply, or "" when there is none."""
+    try:
+        return Renamed.model_validate_json(reply).title.strip()
+    except ValidationError:
+        return ""
+
+
+def _replaced(value: Any, typed: str, title: str) -> Any:
+    """`value` (a tool's arguments) with every string that is `typed` replaced by `title`."""
+    if isinstance(value, str):
+        return title if value == typed else value
+    if isinstance(value, list):
+        return [_replaced(item, typed, title) for item in value]
+    if isinstance(value, dict):
+        return {key: _replaced(item, typed, title) for key, item in value.items()}
+    return value
 
 
 def _merged(found: Sequence[Linked]) -> Linked:

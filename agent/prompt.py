@@ -84,6 +84,7 @@ def _templates(directory: Path = PROMPTS_DIR) -> dict[str, PromptTemplate]:
         "final_only": PromptTemplate.load("final_only", {"observation"}, directory),
         "language": PromptTemplate.load("language", {"language"}, directory),
         "retry": PromptTemplate.load("retry", {"observation"}, directory),
+        "unmatched": PromptTemplate.load("unmatched", {"name"}, directory),
         **{
             name: PromptTemplate.load(f"corrections/{name}", inputs, directory)
             for name, inputs in _CORRECTIONS.items()
@@ -165,6 +166,11 @@ class ReactPrompt:
         template = self._templates[problem]
         values = {"tool_names": self._tool_names, **details}
         return template.format(**{k: v for k, v in values.items() if k in template.inputs})
+
+    def unmatched(self, name: str) -> str:
+        """The line after an Observation that found nothing called `name`: the model may try
+        the film's English title or its spelling, once (`unmatched.txt`)."""
+        return self._templates["unmatched"].format(name=name)
 
     def _language_hint(self, language: str) -> str:
         """A line asking for the answer in the question's language; none for English (a small

@@ -279,11 +279,14 @@ def capabilities(language: str) -> str:
 def render_answer(results: Sequence[ToolResult], language: str) -> str:
     """A short answer from the last result that holds something (data or candidates to choose
     from), in `language` (an ISO 639-1 code; English where no template set exists). With none,
-    the last tool's own message, or a sentence that nothing was found."""
+    the last failure: a name nothing in the graph is called said in `language`, another the
+    tool's own message; or a sentence that nothing was found."""
     for result in reversed(results):
         if _useful(result):
             return _render(result, language)
     for result in reversed(results):
+        if result.unmatched:
+            return _say(language, "unmatched", name=result.unmatched)
         if result.message and not result.ok:
             return result.message
     return _say(language, "nothing_found")

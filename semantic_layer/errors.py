@@ -51,17 +51,24 @@ class InvalidInputError(SemanticLayerError):
 
 
 class EntityNotFoundError(SemanticLayerError):
-    """No movie or person in the graph matches what the user typed."""
+    """No movie or person in the graph matches what the user typed (`typed`)."""
+
+    def __init__(self, message: str, *, typed: str | None = None) -> None:
+        super().__init__(message)
+        self.typed = typed
 
 
 class AmbiguousEntityError(SemanticLayerError):
     """Several movies or people match; the user has to choose one of `candidates`
-    (`loose`: guesses at a misspelling, none of them called what was typed)."""
+    (`loose`: guesses at a misspelling, none of them called what was `typed`)."""
 
-    def __init__(self, message: str, candidates: list[Any], *, loose: bool = False) -> None:
+    def __init__(
+        self, message: str, candidates: list[Any], *, loose: bool = False, typed: str | None = None
+    ) -> None:
         super().__init__(message)
         self.candidates = candidates
         self.loose = loose
+        self.typed = typed
 
 
 class ToolDeclarationError(SemanticLayerError):

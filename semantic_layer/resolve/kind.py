@@ -36,5 +36,11 @@ def fit(graph: Reader, text: str, kind: Kind) -> Fit:
     return Fit.LOOSE if found.how == "fuzzy" else Fit.BY_NAME
 
 
+def held_by_name(graph: Reader, text: str) -> bool:
+    """Whether `text` is a title or a name the graph holds (exactly or normalized), not only
+    a look-alike of one."""
+    return any(fit(graph, text, kind) == Fit.BY_NAME for kind in ("movie", "person"))
+
+
 def other(kind: Kind) -> Kind:
     return "person" if kind == "movie" else "movie"

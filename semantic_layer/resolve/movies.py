@@ -152,7 +152,8 @@ def _fuzzy(graph: Reader, typed: str, norm: str, words: str, year: int | None) -
     if not choices:
         raise EntityNotFoundError(
             f"No movie called {typed!r} is in the graph. Check the spelling, or try the "
-            "title as it was released in English."
+            "title as it was released in English.",
+            typed=typed,
         )
     candidates = [movie_candidate(s.row) for s in choices]
     raise AmbiguousEntityError(
@@ -161,6 +162,7 @@ def _fuzzy(graph: Reader, typed: str, norm: str, words: str, year: int | None) -
         + "?",
         candidates,
         loose=True,
+        typed=typed,
     )
 
 

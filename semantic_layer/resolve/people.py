@@ -63,7 +63,8 @@ def resolve_person(graph: Reader, text: str | None) -> PersonRef:
     if not choices:
         raise EntityNotFoundError(
             f"No actor or director called {typed!r} is in the graph. Check the spelling, "
-            "or give the full name."
+            "or give the full name.",
+            typed=typed,
         )
     candidates = [person_candidate(s.row) for s in choices]
     raise AmbiguousEntityError(
@@ -72,4 +73,5 @@ def resolve_person(graph: Reader, text: str | None) -> PersonRef:
         + "?",
         candidates,
         loose=True,
+        typed=typed,
     )

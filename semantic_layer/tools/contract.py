@@ -20,7 +20,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
-from semantic_layer.errors import AmbiguousEntityError, SemanticLayerError, ToolArgumentsError
+from semantic_layer.errors import (
+    AmbiguousEntityError,
+    EntityNotFoundError,
+    SemanticLayerError,
+    ToolArgumentsError,
+)
 from semantic_layer.graph import Graph
 from semantic_layer.linking.arguments import link_arguments
 from semantic_layer.session import Session
@@ -90,7 +95,12 @@ class Tool[InputT: BaseModel](ABC):
             result = self.execute(args, traced, ctx.session)
         except AmbiguousEntityError as e:
             result = ToolResult(
-                tool=self.name, ok=False, kind="candidates", message=str(e), candidates=e.candidates
+                tool=self.name, ok=False, kind="candidates", message=str(e),
+                candidates=e.candidates, unmatched=e.typed if e.loose else None,
+            )  # fmt: skip
+        except EntityNotFoundError as e:
+            result = ToolResult(
+                tool=self.name, ok=False, kind="error", message=str(e), unmatched=e.typed
             )
         except SemanticLayerError as e:
             result = ToolResult(tool=self.name, ok=False, kind="error", message=str(e))

@@ -41,6 +41,9 @@ class ToolResult(BaseModel):
     queries: list[QueryTrace] = Field(default_factory=list)
     #: set when this call gave a guest a user id of their own: the front end switches to it
     new_user_id: int | None = None
+    #: a name typed for a movie or person that nothing in the graph is called (not found, or
+    #: only look-alikes offered): the caller may try the film's English title or its spelling
+    unmatched: str | None = None
 
     def plain_data(self) -> Any:
         """`data` as plain dicts and lists, under the keys the model reads."""

@@ -7,6 +7,7 @@ from typing import Any
 
 from agent.events import AnswerReplaced
 from agent.grounded import (
+    echoes_question,
     missing_films,
     other_language,
     unnamed_people,
@@ -314,3 +315,31 @@ def test_an_answer_in_another_language_is_rendered_in_the_questions(movie_graph:
     assert result.rendered and "Michael Mann" in result.answer
     assert result.answer != "Heat (1995) was directed by Michael Mann."
     assert other_language(result.answer, "es", movie_graph) is None  # the rows, in Spanish
+
+
+def test_an_answer_that_only_repeats_the_question_is_rendered(movie_graph: Any) -> None:
+    """Words that are all a stretch of the question say nothing: the question itself, or the
+    title the user typed, is not an answer to what a tool looked up (small talk's "Thanks!"
+    to a thank-you is)."""
+    missing = ToolResult(
+        tool="information", ok=False, kind="error", unmatched="Les Dents de la mer",
+        message="No movie called 'Les Dents de la mer' is in the graph.",
+    )  # fmt: skip
+    question = "Qui joue dans Les Dents de la mer ?"
+    for draft in ("Les Dents de la Mer", "Qui joue dans Les Dents de la mer ?"):
+        assert echoes_question(draft, question, [missing]) is not None, draft
+    for draft in ("Les Dents de la mer n'est pas dans le graphe.", ""):
+        assert echoes_question(draft, question, [missing]) is None, draft
+    assert echoes_question("Heat", "Heather?", [heat_card()]) is None  # a whole word of it
+    thanks = ToolResult(tool="smalltalk", kind="text", data=SmalltalkReply(examples=[]))
+    assert echoes_question("Thanks!", "thanks, that was helpful!", [thanks]) is None
+
+    tool = ScriptedTool("information", "Facts.", InformationInput, [missing])
+    llm = ScriptedLLM(
+        call("information", entity="Les Dents de la mer"),
+        '{"title": "Les Dents de la mer"}',  # asked for its English title: none
+        final("Les Dents de la Mer"),
+    )
+    result = Agent(llm, [tool]).ask(question, context=ToolContext(movie_graph))
+    assert "the answer only repeats the question" in result.rendered
+    assert "Les Dents de la mer" in result.answer and "orthographe" in result.answer

@@ -270,6 +270,17 @@ def test_an_error_gives_the_tools_message_and_nothing_found_a_sentence() -> None
     assert nothing and _not_from_payload(nothing, [], "en") == set()
 
 
+def test_a_name_nothing_is_called_is_said_in_the_questions_language() -> None:
+    missing = ToolResult(
+        tool="film_facts", ok=False, kind="error", unmatched="泰坦尼克号",
+        message="No movie called '泰坦尼克号' is in the graph. Check the spelling.",
+    )  # fmt: skip
+    for language, words in [("zh", "英文上映片名"), ("de", "Schreibweise"), ("en", "spelling")]:
+        answer = render_answer([missing], language)
+        assert "泰坦尼克号" in answer and words in answer, language
+        assert _not_from_payload(answer, ["泰坦尼克号"], language) == set()
+
+
 def test_the_last_useful_result_is_rendered() -> None:
     error = ToolResult(tool="information", ok=False, kind="error", message="No such person.")
     stored = StoredRating(movie_id=1387, title="Jaws", year=1975, rating=5.0, user_id=7)

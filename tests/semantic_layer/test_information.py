@@ -163,3 +163,22 @@ def test_a_question_of_several_parts_reads_the_fields_of_each(tools: dict[str, A
     read = set(json.loads(fit_observation(asked))["data"])
     assert {"movie", "genres", "imdbRating", "ratingAvg", "ratingCount"} <= read
     assert read.isdisjoint({"cast", "directors", "tags", "alsoKnownAs"})
+
+
+def test_a_name_nothing_is_called_is_said_apart_from_names_several_films_share(
+    tools: dict[str, Any], movie_graph: Any
+) -> None:
+    """A result says which typed name nothing in the graph is called (not found, or only
+    look-alikes offered), so a caller may try the film's English title; films that share the
+    name typed are a choice, not a miss."""
+    from semantic_layer.resolve.kind import held_by_name
+
+    missing = tools["film_facts"].invoke({"entity": "Il Padrino", "entity_type": "movie"})
+    assert not missing.ok and missing.kind == "error" and missing.unmatched == "Il Padrino"
+    guessed = tools["film_facts"].invoke({"entity": "Lo squalo", "entity_type": "movie"})
+    assert guessed.kind == "candidates" and guessed.unmatched == "Lo squalo"
+    shared = tools["film_facts"].invoke({"entity": "Hamlet", "entity_type": "movie"})
+    assert shared.kind == "candidates" and shared.unmatched is None
+    assert held_by_name(movie_graph, "The Godfather") and held_by_name(movie_graph, "tom hanks")
+    assert not held_by_name(movie_graph, "The Silent Night")  # only Silent Night, Deadly Night
+    assert not held_by_name(movie_graph, "Il Padrino")
