@@ -499,10 +499,11 @@ class Agent:
         run.llm_calls.append(call)
         yield LLMCallEvent(**dict(call))
         title = _renamed_title(text)
-        offered = {typed, *(n for c in result.candidates for n in (c.label, c.title, c.name))}
+        names = (n for c in result.candidates for n in (c.label, c.title, c.name) if n)
+        offered = {name.casefold() for name in (typed, *names)}
         if (
             graph is None
-            or title.casefold() in {str(name).casefold() for name in offered}
+            or title.casefold() in offered
             or not held_by_name(graph, title)
             or (renamed := _replaced(arguments, typed, title)) == arguments
         ):
