@@ -6,7 +6,8 @@ example questions, is not a row), every movie and person named in one sentence m
 by a row (a film card lists the person, or the person's card lists the film; a semicolon or a
 line break ends a statement as a full stop does, so the parts of a reason, "liked by 41 viewers
 who liked Big (1988); with Tom Hanks", are not read as one claim that Tom Hanks is in Big), a
-`Title (year)` must carry the year the row has, a rating the answer reports must be the one
+`Title (year)` must carry the year the row has, a film named beside a span of years ("of the
+80s") must be of those years, a rating the answer reports must be the one
 stored, and every year and every rating-sized decimal it writes must be one a row (or the
 question) holds: "born in 1732", "4.6/5" are facts too. An answer to recommendations names at
 least one of them (`unnamed_recommendations`), one to a film's directors or cast one of those
@@ -172,10 +173,15 @@ def unsupported(
     facts.numbers.update(_numbers_in(question))
     problems: list[str] = []
     sentences = segment(language or detect_language(answer), answer)  # initials, "Dr.", "4.5"
+    asked: set[int] | None = None  # the films the user named: linked once, if a span needs it
     for sentence in (c for s in sentences for c in _statements(s)):
         linked = link(graph, sentence)
         problems += _names(linked, facts, sentence)
         problems += _relations(linked, facts)
+        if any(y.first < y.last for y in linked.years):
+            if asked is None:
+                asked = {m.best.movie_id for m in link(graph, question).strong_movies()}
+            problems += _periods(linked, facts, asked)
     if graph is not None:  # as the names: read against the graph the rows came from
         problems += _numbers(answer, facts)
     if facts.user_rating:
@@ -362,6 +368,22 @@ def _relations(linked: Linked, facts: Facts) -> list[str]:
             names = {fold(c.name) for c in person.candidates}
             if not any((i, n) in facts.pairs for i in ids for n in names):
                 problems.append(f"{person.best.name} with {movie.best.label}")
+    return problems
+
+
+def _periods(linked: Linked, facts: Facts, asked: set[int]) -> list[str]:
+    """A film named beside a span of years the statement gives it ("horror films of the 80s
+    were Aliens (1986) and Misery (1990)", "degli anni 90") must be of those years, as its row
+    says; the films the user named (`asked`) are what the others are like ("movies like Taxi
+    Driver (1976) from the 1980s"). A single year is left alone: the words around it may open
+    it ("1970 or earlier")."""
+    spans = [y for y in linked.years if y.first < y.last]
+    problems = []
+    for movie in (m for m in linked.strong_movies() if m.best.movie_id not in asked):
+        years = {y for i in _held(movie, facts) if (y := facts.movies[i]) is not None}
+        for span in spans:
+            if years and not any(span.first <= year <= span.last for year in years):
+                problems.append(f"{movie.best.label} is not of {span.text}")
     return problems
 
 

@@ -24,11 +24,13 @@ from semantic_layer.normalize import fold
 VOCABULARY = Path(__file__).with_name("years.yaml")
 FIRST_YEAR, LAST_YEAR = 1870, 2100
 _DECADE = r"['\u2019]?\d+0"  # "80", "'80", "2000" after "the years of"
+# a decade's ending is inflected like any word ("2000ern", "80ers"): up to two letters after it
+_INFLECTION = r"[^\W\d_]{0,2}"
 
 
 @dataclass(frozen=True)
 class _Patterns:
-    year: re.Pattern[str]  # "1995", "1990s", "1990er"
+    year: re.Pattern[str]  # "1995", "1990s", "1990er", "2000ern"
     short_decade: re.Pattern[str]  # "90s", "'90s", "80er"
     decade_of: re.Pattern[str]  # "annees 80", "anos 2000", "annees 80 et 90": numbers after
     # "the years of", the later ones joined by a short word or a sign ("et", "e", "y", "/")
@@ -47,8 +49,8 @@ def _patterns(path: Path = VOCABULARY) -> _Patterns:
         for word in entries
     )
     return _Patterns(
-        year=re.compile(rf"(?<![\w.])(1[89]\d\d|20\d\d)({endings})?(?!\w|\.\d)"),
-        short_decade=re.compile(rf"(?<![\w.])['\u2019]?([0-9]0)(?:{endings})(?!\w)"),
+        year=re.compile(rf"(?<![\w.])(1[89]\d\d|20\d\d)((?:{endings}){_INFLECTION})?(?!\w|\.\d)"),
+        short_decade=re.compile(rf"(?<![\w.])['\u2019]?([0-9]0)(?:{endings}){_INFLECTION}(?!\w)"),
         decade_of=re.compile(
             rf"(?<!\w)(?:{before})\w*\s+{_DECADE}(?:\s*[^\s\d]{{1,3}}\s*{_DECADE})*(?!\w)"
         ),

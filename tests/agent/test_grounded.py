@@ -219,6 +219,24 @@ def _horror() -> ToolResult:
     return ToolResult(tool="recommender", kind="recommendations", data=recs)
 
 
+def test_a_film_said_to_be_of_years_its_row_is_not_of_is_an_invented_fact(
+    movie_graph: Any,
+) -> None:
+    """The rows hold *The Shining* (1980) and *Jaws* (1975): of the 70s is true of one of them."""
+    wrong = "The best horror films of the 70s are The Shining (1980) and Jaws (1975)."
+    assert unsupported(wrong, [_horror()], movie_graph) == ["The Shining (1980) is not of 70s"]
+    both = "Horror films of the 70s and 80s: The Shining (1980) and Jaws (1975)."
+    assert unsupported(both, [_horror()], movie_graph) == []
+    # a single year may be an open end ("or earlier"): not read as the films' years
+    open_end = "Horror from 1980 or earlier: The Shining (1980) and Jaws (1975)."
+    assert unsupported(open_end, [_horror()], movie_graph) == []
+    # a film the user named is what the others are like, not one of them
+    like = "Films like The Shining (1980) from the 70s: Jaws (1975)."
+    said = "Something like The Shining from the 70s?"
+    assert unsupported(like, [_horror()], movie_graph, question=said) == []
+    assert unsupported(like, [_horror()], movie_graph) == ["The Shining (1980) is not of 70s"]
+
+
 def test_an_answer_to_recommendations_names_one_of_them(movie_graph: Any) -> None:
     result = _horror()
     vague = "Viewers who rated the best horror movies gave them 4 stars."

@@ -247,10 +247,22 @@ def test_years_and_decades_become_ranges() -> None:
     assert years_mentions("rated 4.5 by 1000000 people") == []
 
 
-def test_decades_named_in_words_or_after_the_years_of_become_ranges() -> None:
-    def ranges(text: str) -> list[tuple[int, int]]:
-        return [(y.first, y.last) for y in years_mentions(text)]
+def ranges(text: str) -> list[tuple[int, int]]:
+    """The years and decades `text` names, as (first, last) years."""
+    return [(y.first, y.last) for y in years_mentions(text)]
 
+
+def test_a_decade_ending_inflected_like_a_word_is_a_decade() -> None:
+    # the ending takes the case ending of the sentence around it ("aus den 2000ern")
+    assert ranges("eine Komödie aus den 2000ern") == [(2000, 2009)]
+    assert ranges("Filme aus den 80ern") == [(1980, 1989)]
+    assert ranges("the 1980s") == [(1980, 1989)]
+    # numbers with other words attached are not decades
+    assert ranges("the 20th century") == []
+    assert ranges("a 2000km road trip") == []
+
+
+def test_decades_named_in_words_or_after_the_years_of_become_ranges() -> None:
     assert ranges("war movies from the sixties") == [(1960, 1969)]
     assert ranges("eine Komödie aus den Achtzigern") == [(1980, 1989)]
     assert ranges("un film des années 70") == [(1970, 1979)]
