@@ -374,13 +374,17 @@ def _relations(linked: Linked, facts: Facts) -> list[str]:
 def _periods(linked: Linked, facts: Facts, asked: set[int]) -> list[str]:
     """A film named beside a span of years the statement gives it ("horror films of the 80s
     were Aliens (1986) and Misery (1990)", "degli anni 90") must be of those years, as its row
-    says; the films the user named (`asked`) are what the others are like ("movies like Taxi
-    Driver (1976) from the 1980s"). A single year is left alone: the words around it may open
+    says (a declared tool's row holds it as text: the linked film's year); the films the user
+    named (`asked`) are what the others are like ("movies like Taxi Driver (1976) from the
+    1980s"). A single year is left alone: the words around it may open
     it ("1970 or earlier")."""
     spans = [y for y in linked.years if y.first < y.last]
     problems = []
     for movie in (m for m in linked.strong_movies() if m.best.movie_id not in asked):
         years = {y for i in _held(movie, facts) if (y := facts.movies[i]) is not None}
+        in_rows = any(movie.best.name.casefold() in t for t in facts.texts)
+        if not years and in_rows and movie.best.year is not None:
+            years = {movie.best.year}  # a declared tool's row, as text: the film linked is it
         for span in spans:
             if years and not any(span.first <= year <= span.last for year in years):
                 problems.append(f"{movie.best.label} is not of {span.text}")

@@ -230,6 +230,11 @@ def test_a_film_said_to_be_of_years_its_row_is_not_of_is_an_invented_fact(
     # a single year may be an open end ("or earlier"): not read as the films' years
     open_end = "Horror from 1980 or earlier: The Shining (1980) and Jaws (1975)."
     assert unsupported(open_end, [_horror()], movie_graph) == []
+    # a declared tool's rows, held as text, are read the same way
+    rows = Rows([{"movie": "Aliens (1986)", "uses": 1}, {"movie": "Misery (1990)", "uses": 1}])
+    tagged = ToolResult(tool="most_tagged", kind="rows", data=rows, message="2 rows.")
+    eighties = "The best horror movies of the 80s are Aliens (1986) and Misery (1990)."
+    assert unsupported(eighties, [tagged], movie_graph) == ["Misery (1990) is not of 80s"]
     # a film the user named is what the others are like, not one of them
     like = "Films like The Shining (1980) from the 70s: Jaws (1975)."
     said = "Something like The Shining from the 70s?"
