@@ -29,7 +29,7 @@ from sentencex import segment
 from agent.language import detect_language, reads_as
 from semantic_layer.linking.genres import genre_of
 from semantic_layer.linking.linker import link
-from semantic_layer.linking.mentions import Linked, MovieMention
+from semantic_layer.linking.mentions import Linked, MovieMention, YearsMention
 from semantic_layer.linking.names import year_after
 from semantic_layer.normalize import fold
 from semantic_layer.resolve.reader import Reader
@@ -178,10 +178,10 @@ def unsupported(
         linked = link(graph, sentence)
         problems += _names(linked, facts, sentence)
         problems += _relations(linked, facts)
-        if any(y.first < y.last for y in linked.years):
+        if spans := [y for y in linked.years if y.first < y.last]:
             if asked is None:
                 asked = {m.best.movie_id for m in link(graph, question).strong_movies()}
-            problems += _periods(linked, facts, asked)
+            problems += _periods(linked, spans, facts, asked)
     if graph is not None:  # as the names: read against the graph the rows came from
         problems += _numbers(answer, facts)
     if facts.user_rating:
@@ -339,8 +339,7 @@ def _names(linked: Linked, facts: Facts, sentence: str) -> list[str]:
         if genre_of(movie.text) is not None and year_after(sentence, movie.end) is None:
             continue  # "Adventure" is the genre, not *L'Avventura* (1960): a film has its year
         held = _held(movie, facts)
-        held_rows = any(movie.best.name.casefold() in t for t in facts.texts)
-        if not held and not held_rows:
+        if not held and not _in_texts(movie, facts):
             problems.append(f"movie {movie.best.label}")
             continue
         year = year_after(sentence, movie.end)
@@ -371,24 +370,27 @@ def _relations(linked: Linked, facts: Facts) -> list[str]:
     return problems
 
 
-def _periods(linked: Linked, facts: Facts, asked: set[int]) -> list[str]:
-    """A film named beside a span of years the statement gives it ("horror films of the 80s
-    were Aliens (1986) and Misery (1990)", "degli anni 90") must be of those years, as its row
-    says (a declared tool's row holds it as text: the linked film's year); the films the user
-    named (`asked`) are what the others are like ("movies like Taxi Driver (1976) from the
-    1980s"). A single year is left alone: the words around it may open
-    it ("1970 or earlier")."""
-    spans = [y for y in linked.years if y.first < y.last]
+def _periods(linked: Linked, spans: list[YearsMention], facts: Facts, asked: set[int]) -> list[str]:
+    """A film named beside a span of years the statement gives it (`spans`, of `linked`:
+    "horror films of the 80s were Aliens (1986) and Misery (1990)", "degli anni 90") must be
+    of those years, as its row says (a declared tool's row holds it as text: the linked film's
+    year); the films the user named (`asked`) are what the others are like ("movies like Taxi
+    Driver (1976) from the 1980s"). A single year is no span: the words around it may open it
+    ("1970 or earlier")."""
     problems = []
     for movie in (m for m in linked.strong_movies() if m.best.movie_id not in asked):
         years = {y for i in _held(movie, facts) if (y := facts.movies[i]) is not None}
-        in_rows = any(movie.best.name.casefold() in t for t in facts.texts)
-        if not years and in_rows and movie.best.year is not None:
+        if not years and movie.best.year is not None and _in_texts(movie, facts):
             years = {movie.best.year}  # a declared tool's row, as text: the film linked is it
         for span in spans:
             if years and not any(span.first <= year <= span.last for year in years):
                 problems.append(f"{movie.best.label} is not of {span.text}")
     return problems
+
+
+def _in_texts(movie: MovieMention, facts: Facts) -> bool:
+    """Whether a row held as text (a declared tool's, a recommendation's reason) names it."""
+    return any(movie.best.name.casefold() in t for t in facts.texts)
 
 
 def _statements(sentence: str) -> list[str]:
