@@ -12,8 +12,8 @@ Public API (used by the UI, the command line and the evaluation harness)::
         ...                                         # typed events, see agent.events
     result = agent.ask(question, history, context)  # AgentResult: answer, steps, new_user_id, ...
 
-`Agent.stream` yields `StepStarted`, `LLMRetry`, `LLMCallEvent`, `Correction`, `ToolStarted`,
-`ToolCallEvent`, `AnswerToken` and `ErrorEvent`, and always ends with one `FinalAnswer` (its
+`Agent.stream` yields `StepStarted`, `LLMRetry`, `LLMCallEvent`, `Referred`, `Correction`,
+`ToolStarted`, `ToolCallEvent`, `AnswerToken` and `ErrorEvent` (all in `agent.events`), and always ends with one `FinalAnswer` (its
 `result` is the `AgentResult`; its `candidates`, when set, are the titles to offer as choices).
 Model misbehaviour never raises; an unreachable model ends the run with an `ErrorEvent` whose
 message says what to start. A new backend implements `agent.llm.base.LLM.stream`.

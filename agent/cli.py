@@ -181,6 +181,7 @@ def _run(
         ErrorEvent,
         FinalAnswer,
         LLMRetry,
+        Referred,
         ToolCallEvent,
     )
 
@@ -193,6 +194,8 @@ def _run(
             rows = sum(q.rows for q in event.result.queries) if event.result else 0
             args = json.dumps(event.input, ensure_ascii=False)
             err.print(f"[dim]  ↳ {event.tool} {escape(args)}: {rows} rows, {event.ms:.0f} ms[/dim]")
+        elif isinstance(event, Referred) and event.points_at is not None:
+            err.print(f"[dim]  ↳ about {escape(event.points_at)}[/dim]")
         elif isinstance(event, (Correction, LLMRetry)):
             err.print(f"[dim]  ↳ {event.type}: {escape(getattr(event, 'reason', ''))}[/dim]")
         elif isinstance(event, ErrorEvent):

@@ -2,7 +2,7 @@
 
 Every run ends with exactly one `FinalAnswer`, whose `result` holds the whole `AgentResult`.
 Before it, in order of appearance: `StepStarted` (one per model call), `LLMRetry`, `LLMCallEvent`,
-`Correction` (a malformed reply or invalid arguments sent back to the model), `ToolStarted`,
+`Referred` (what a follow-up that names nothing points at, chosen by the model), `Correction` (a malformed reply or invalid arguments sent back to the model), `ToolStarted`,
 `ToolCallEvent` (tool, input, `ToolResult` with its Cypher and rows, time), `AnswerToken` (the
 final answer, piece by piece) and `ErrorEvent` (the model could not be reached; the run then ends
 with that sentence as its answer).
@@ -35,6 +35,15 @@ class LLMRetry(BaseModel):
 
 class LLMCallEvent(LLMCall):
     type: Literal["llm_call"] = "llm_call"
+
+
+class Referred(BaseModel):
+    """What the model chose that a follow-up naming nothing itself points at (None: none of
+    the movies and people the last turns named)."""
+
+    type: Literal["referred"] = "referred"
+    step: int
+    points_at: str | None = None
 
 
 class Correction(BaseModel):
@@ -88,6 +97,7 @@ AgentEvent = Annotated[
     StepStarted
     | LLMRetry
     | LLMCallEvent
+    | Referred
     | Correction
     | ToolStarted
     | ToolCallEvent

@@ -40,6 +40,7 @@ from semantic_layer.linking.mentions import (
     PersonMention,
     YearsMention,
 )
+from semantic_layer.linking.names import names_someone
 from semantic_layer.tools.contract import Tool
 
 FINAL_ANSWER = "Final Answer"
@@ -131,7 +132,7 @@ def _clean(node: Any, linked: Linked, earlier: Linked) -> Any:
             }
             # a follow-up that names nothing itself ("Any more like that one?") is about
             # what the last turns asked about: the lists of those kinds are written
-            kinds = _kinds_named(linked if _names_something(linked) else earlier)
+            kinds = _kinds_named(linked if linked.names_something() else earlier)
             stated = [
                 n for n, sub in kept.items()
                 if n not in required and (_stated_range(sub) or _names_found(sub, kinds))
@@ -196,9 +197,12 @@ def _closed(schema: Any, linked: Linked, earlier: Linked, required: bool = False
     like Heat" is not "Heat, and Drama"); when the question names nothing at all, it stays
     open to the model ("a feel-good film" may be a comedy). A number the user gives
     (`STATED_NUMBER`, a rating) is one they wrote when they wrote numbers (`_stated_number`).
-    A required argument is only ever narrowed, by the numbers written; when none fits, the tool
-    cannot be called (`NoValueError`), nor can a tool that needs a person when the question
-    names other things and no one (`_names_no_person`). An optional person argument is left
+    A tag (`x-entity` tag) is one of the graph's tags the question names
+    (`semantic_layer.linking.tags`); a tool that needs one cannot be called when it names none:
+    "Hidden gems similar to Memento?" went to the tag tool with the tag "hidden gems", which no
+    viewer wrote. A required argument is otherwise only ever narrowed, by the numbers written;
+    when none fits, the tool cannot be called (`NoValueError`), nor can a tool that needs a
+    person when the question names other things and no one (`_names_no_person`). An optional person argument is left
     out then too, unless the last turns named someone: "Taxi Driver fans would enjoy what
     else?" went out with Jack Nicholson, a request like *Amores perros* with the Bill Murray of
     the argument's description."""
@@ -208,6 +212,11 @@ def _closed(schema: Any, linked: Linked, earlier: Linked, required: bool = False
         if number is None and required:
             raise NoValueError("no number the question writes fits")
         return number
+    if kinds == ["tag"]:  # the graph's tags the question names: nothing else to write
+        tags = linked_names(linked, "tag")
+        if not tags and required:
+            raise NoValueError("the question names no tag")
+        return {"type": "string", "enum": tags} if tags else None
     if kinds == ["person"] and _names_no_person(linked):
         if required:
             raise NoValueError("the question names things, but no person")
@@ -220,7 +229,7 @@ def _closed(schema: Any, linked: Linked, earlier: Linked, required: bool = False
         return _year_end(linked, YEAR_FROM in ends) if linked.years else None
     if "genre" not in kinds:
         return schema
-    if not _names_something(linked):
+    if not linked.names_something():
         return schema
     genres = list(dict.fromkeys(g.genre for g in (*linked.genres, *earlier.genres)))
     return _only(schema, genres) if genres else None
@@ -232,13 +241,10 @@ def _names_no_person(linked: Linked) -> bool:
     without a person is one the question does not ask for: "Best sci-fi of 1982?" was sent to
     the best films of a director the model picked itself. A last name that may be a person's
     counts (a weak mention: "Spielberg films after 2000?", where the first word's capital tells
-    nothing): the model reads the question and decides."""
-    return _names_something(linked) and not linked.people
-
-
-def _names_something(linked: Linked) -> bool:
-    """Whether the question names a movie or a person (strongly), a genre or years."""
-    return bool(linked.strong_movies() or linked.strong_people() or linked.genres or linked.years)
+    nothing): the model reads the question and decides; a word that is only the last name of
+    people the graph holds a film or two of does not ("Best" in "Best horror movies of the
+    80s?", which went out as the best films of Terry Gilliam): `names_someone`."""
+    return linked.names_something() and not any(names_someone(p.best) for p in linked.people)
 
 
 def _stated_number(schema: dict[str, Any], linked: Linked) -> dict[str, Any] | None:

@@ -6,7 +6,10 @@
 1. **Link.** The question (and the last turns, for follow-ups) are linked to the graph
    (`semantic_layer.linking`): the movies, people, genres and years they mention.
 2. **Prompt.** The model is shown the tools, the question and what linking found
-   (`agent.prompt`); the model chooses the tool, nothing here overrides its choice.
+   (`agent.prompt`); the model chooses the tool, nothing here overrides its choice. A follow-up
+   that names nothing itself is first written again by the model naming what it points at, and
+   the first of the last turns' movies and people the rewrite names is what it is about
+   (`_refer`, `agent.referent`).
 3. **Constrained step.** The grammar admits one tool call or a Final Answer, and offers the
    linked names for every argument that names a movie, a person or a genre (`agent.grammar`).
 4. **Typed tool.** The arguments are validated once by the tool's input model, checked against
@@ -52,6 +55,7 @@ from agent.events import (
     FinalAnswer,
     LLMCallEvent,
     LLMRetry,
+    Referred,
     StepStarted,
     ToolCallEvent,
     ToolStarted,
@@ -79,6 +83,7 @@ from agent.llm.native_tools import tool_specs
 from agent.observation import OBSERVATION_TOKENS, estimate, fit_observation
 from agent.parsing import Answer, Malformed, ToolCall, parse_step
 from agent.prompt import ReactPrompt, ScratchpadStep, normalize_history
+from agent.referent import REFERENT_TOKENS, Option, label, options, pointed_at, rewrite_schema
 from agent.render import capabilities, render_answer, step_limit, which_one
 from agent.result import AgentResult, LLMCall, StopReason, Timings, ToolStep
 from agent.streaming import FinalAnswerStream, ObjectEnd
@@ -89,6 +94,7 @@ from semantic_layer.linking.mentions import Linked
 from semantic_layer.resolve.kind import held_by_name
 from semantic_layer.tools.contract import Tool, ToolContext
 from semantic_layer.tools.result import Candidate, ToolResult
+from semantic_layer.user_ratings import rated_among
 
 log = logging.getLogger(__name__)
 
@@ -211,6 +217,8 @@ class Agent:
             final_only = step == self.max_steps and step > 1
             yield StepStarted(step=step, max_steps=self.max_steps, final_only=final_only)
             answer_stream = FinalAnswerStream()
+            if step == 1 and run.referents:  # a follow-up that names nothing itself
+                yield from self._refer(run, step)
             request = self._step_request(run, step, final_only)
             text, call = yield from self._call_llm(run, step, request, answer_stream)
             run.llm_calls.append(call)
@@ -279,7 +287,7 @@ class Agent:
             return self._final_schema
         tools_only = step == 1 and self._tool_first
         offered = [tool for name, tool in self.tools.items() if name not in run.answered_by]
-        return step_schema(offered, tools_only=tools_only, linked=run.linked, earlier=run.asked)
+        return step_schema(offered, tools_only=tools_only, linked=run.named(), earlier=run.asked)
 
     def _step_request(self, run: _Run, step: int, final_only: bool) -> LLMRequest:
         first = self._tool_first
@@ -394,7 +402,9 @@ class Agent:
         run.scratchpad.append(ScratchpadStep(reply=reply, observation=observation, retry=True))
         return Correction(step=step, reason=reason, observation=observation)
 
-    def _messages(self, run: _Run, final_only: bool, reserve: int = 0) -> list[ChatMessage]:
+    def _messages(
+        self, run: _Run, final_only: bool, reserve: int = 0, ask: str = ""
+    ) -> list[ChatMessage]:
         """The prompt, with the oldest history pairs left out while it would not fit (with
         `reserve` tokens to spare)."""
         history = run.history
@@ -402,6 +412,7 @@ class Agent:
             messages = self._prompt.messages(
                 run.question, history, run.scratchpad, final_only, linked=run.linked,
                 earlier=run.asked, answered=run.answered, language=run.language,
+                about=run.about, ask=ask,
             )  # fmt: skip
             if len(history) < 2 or _prompt_size(messages) <= self._prompt_budget() - reserve:
                 return messages
@@ -488,16 +499,8 @@ class Agent:
         last = run.scratchpad[-1]
         asked = f"{last.observation}\n{self._prompt.unmatched(typed)}"
         run.scratchpad[-1] = ScratchpadStep(reply=last.reply, observation=asked, retry=True)
-        request = LLMRequest(
-            messages=self._messages(run, final_only=False),
-            json_schema=RENAMED_SCHEMA if self.grammar else None,
-            stop=STOP_SEQUENCES,
-            max_new_tokens=RENAMED_TOKENS,
-            timeout_s=self.call_timeout_s,
-        )
-        text, call = yield from self._call_llm(run, step, request, FinalAnswerStream())
-        run.llm_calls.append(call)
-        yield LLMCallEvent(**dict(call))
+        messages = self._messages(run, final_only=False)
+        text = yield from self._short_reply(run, step, messages, RENAMED_SCHEMA, RENAMED_TOKENS)
         title = _renamed_title(text)
         names = (n for c in result.candidates for n in (c.label, c.title, c.name) if n)
         offered = {name.casefold() for name in (typed, *names)}
@@ -510,6 +513,42 @@ class Agent:
             run.scratchpad[-1] = last  # as if never asked: the answer reads the result
             return
         yield from self._call_tool(run, step, ToolCall(tool=tool.name, args=renamed), text)
+
+    def _refer(self, run: _Run, step: int) -> Iterator[AgentEvent]:
+        """A follow-up that names nothing itself ("What else has he directed?", "the second
+        one"): the model writes it again in one short constrained reply, naming what it points
+        at, and the first of the movies and people the last turns named that the rewrite names
+        is what the question is about (`agent.referent`). The step then reads the question with
+        that one, and the grammar offers its name; a rewrite naming none of them changes
+        nothing."""
+        messages = self._messages(run, final_only=False, ask=self._prompt.referent())
+        schema = rewrite_schema()
+        text = yield from self._short_reply(run, step, messages, schema, REFERENT_TOKENS)
+        graph = run.context.graph
+        run.about = pointed_at(text, run.referents, graph) if graph is not None else None
+        yield Referred(step=step, points_at=run.referent)
+
+    def _short_reply(
+        self,
+        run: _Run,
+        step: int,
+        messages: list[ChatMessage],
+        schema: dict[str, Any],
+        tokens: int,
+    ) -> Generator[AgentEvent, None, str]:
+        """One short constrained reply beside the steps (a title, what a follow-up points at);
+        its prompt shares the step's head, so the backend's cache covers it."""
+        request = LLMRequest(
+            messages=messages,
+            json_schema=schema if self.grammar else None,
+            stop=STOP_SEQUENCES,
+            max_new_tokens=tokens,
+            timeout_s=self.call_timeout_s,
+        )
+        text, call = yield from self._call_llm(run, step, request, FinalAnswerStream())
+        run.llm_calls.append(call)
+        yield LLMCallEvent(**dict(call))
+        return text
 
     def _default_answer(self, run: _Run) -> str:
         if run.candidates:
@@ -546,6 +585,9 @@ class _Run:
         # the films the question or the last turns dated (written with their year, or picked
         # by a year they write): which "Titanic" a follow-up means (`dated_arguments`)
         self.dated: set[int] = set()
+        # a follow-up that names nothing: what it may point at, and the one its rewrite named
+        self.referents: list[Option] = []
+        self.about: Linked | None = None
         self.language = DEFAULT_LANGUAGE  # read by `link`, without the names it finds
         self.rendered: list[str] = []  # why the answer was rendered from the rows, if it was
         self.started = time.perf_counter()
@@ -571,7 +613,21 @@ class _Run:
             last = link(graph, answers[0]) if answers else Linked()
             self.answered = [p.best.name for p in last.strong_people()[:ANSWERED_PEOPLE]]
             self.dated = set().union(*(found.dated_movies() for found in (*users, last)))
+            if graph is not None and not self.linked.names_something():
+                user = self.context.session.user_id
+                self.referents = options(
+                    self.asked, last, lambda films: rated_among(graph, user, films)
+                )
         self.dated |= self.linked.dated_movies()
+
+    @property
+    def referent(self) -> str | None:
+        """What a follow-up that names nothing points at, named as the last turns named it."""
+        return label(self.about.mentions()[0]) if self.about is not None else None
+
+    def named(self) -> Linked:
+        """What the question names, with what a follow-up points at (`about`) if it does."""
+        return self.linked if self.about is None else self.linked.merged(self.about)
 
     def note_result(self, result: ToolResult) -> None:
         if result.new_user_id is not None:  # the guest has a user of their own from now on
@@ -597,6 +653,7 @@ class _Run:
             error=self.error,
             new_user_id=self.new_user_id,
             rendered=self.rendered,
+            referent=self.referent,
             timings=Timings(total_ms=total, llm_ms=self.llm_ms, tool_ms=self.tool_ms),
         )
         return FinalAnswer(

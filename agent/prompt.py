@@ -25,7 +25,7 @@ from typing import Any
 from agent.errors import AgentError
 from agent.language import language_name
 from agent.llm.base import ChatMessage
-from semantic_layer.linking.mentions import Linked, PersonMatch
+from semantic_layer.linking.mentions import Linked
 from semantic_layer.tools.contract import Tool
 
 PROMPTS_DIR = Path(__file__).parent / "prompts"
@@ -85,6 +85,8 @@ def _templates(directory: Path = PROMPTS_DIR) -> dict[str, PromptTemplate]:
         "language": PromptTemplate.load("language", {"language"}, directory),
         "retry": PromptTemplate.load("retry", {"observation"}, directory),
         "unmatched": PromptTemplate.load("unmatched", {"name"}, directory),
+        "referent": PromptTemplate.load("referent", set(), directory),
+        "about": PromptTemplate.load("about", {"found"}, directory),
         **{
             name: PromptTemplate.load(f"corrections/{name}", inputs, directory)
             for name, inputs in _CORRECTIONS.items()
@@ -138,13 +140,23 @@ class ReactPrompt:
         earlier: Linked | None = None,
         answered: Sequence[str] = (),
         language: str = "en",
+        about: Linked | None = None,
+        ask: str = "",
     ) -> list[ChatMessage]:
+        """The prompt of one model call. `about`: what a follow-up that names nothing points
+        at, as the model chose it (`agent.referent`): shown instead of what the last turns
+        asked about and named. `ask`: a line after the question (the referent's question)."""
         turns = _alternating(history)[-2 * HISTORY_TURNS :]
         messages: list[ChatMessage] = []
         lines: list[str] = []
         for user, assistant in zip(turns[::2], turns[1::2], strict=True):
             lines += [f"User: {_one_line(user.content)}", f"You: {_one_line(assistant.content)}"]
-        current = self._question(question, linked, *((earlier, answered) if lines else ()))
+        if about is not None or not lines:
+            current = self._question(question, linked, about=about)
+        else:
+            current = self._question(question, linked, earlier, answered)
+        if ask:
+            current = ChatMessage(role="user", content=f"{current.content}\n{ask}")
         if lines:  # as context, not as replies: a small model copies direct answers
             earlier_text = self._templates["history"].format(turns="\n".join(lines))
             current = ChatMessage(role="user", content=f"{earlier_text}\n\n{current.content}")
@@ -172,6 +184,11 @@ class ReactPrompt:
         the film's English title or its spelling, once (`unmatched.txt`)."""
         return self._templates["unmatched"].format(name=name)
 
+    def referent(self) -> str:
+        """The line that asks for a follow-up written again, naming what it points at
+        (`referent.txt`)."""
+        return self._templates["referent"].format()
+
     def _language_hint(self, language: str) -> str:
         """A line asking for the answer in the question's language; none for English (a small
         model told nothing answers a French question in English)."""
@@ -185,6 +202,8 @@ class ReactPrompt:
         linked: Linked | None = None,
         earlier: Linked | None = None,
         answered: Sequence[str] = (),
+        *,
+        about: Linked | None = None,
     ) -> ChatMessage:
         """The question, what linking found in it, what the user asked about earlier in the
         conversation (`earlier`: the user's turns only; "more like that" is about their movie,
@@ -196,6 +215,8 @@ class ReactPrompt:
             described = describe_linked(found) if found is not None else ""
             if described:
                 content += "\n" + self._templates[template].format(found=described)
+        if about is not None:  # what a follow-up points at: instead of the last turns' names
+            content += "\n" + self._templates["about"].format(found=describe_linked(about))
         if answered:
             content += "\n" + self._templates["answered"].format(found=", ".join(answered))
         return ChatMessage(role="user", content=content)
@@ -206,7 +227,9 @@ def describe_linked(linked: Linked) -> str:
     `director ...`), `genre Comedy ("funnier")`, `years 1990-1999 ("90s")`; a movie or person
     written otherwise than its name says how it was written (`director Jerry Paris (written
     "Paris")`), so the model sees a place or a word that merely matched; weak mentions are left
-    out."""
+    out. A person is shown as the graph mostly holds them (`PersonMatch.role`), not as "person",
+    which a small model read as the film_facts tool's `entity_type` and so asked for facts when
+    the user wanted a film with or by them."""
     items: list[str] = []
     for movie in linked.strong_movies():
         best = movie.best
@@ -218,7 +241,7 @@ def describe_linked(linked: Linked) -> str:
             f"movie {best.label}" if same else f'movie {best.label} (written "{movie.text}")'
         )
     for person in linked.strong_people():
-        role, name = _role(person.best), person.best.name
+        role, name = person.best.role, person.best.name
         same = name.casefold() == person.text.casefold()  # a surname alone is not the name
         items.append(f"{role} {name}" if same else f'{role} {name} (written "{person.text}")')
     for genre in linked.genres:
@@ -228,13 +251,6 @@ def describe_linked(linked: Linked) -> str:
         span = f"{years.first}" if years.first == years.last else f"{years.first}-{years.last}"
         items.append(f'years {span} ("{years.text}")')
     return "; ".join(items)
-
-
-def _role(person: PersonMatch) -> str:
-    """What the graph mostly holds a person as: "director" or "actor". Shown instead of
-    "person", which a small model read as the film_facts tool's `entity_type` and so asked
-    for facts when the user wanted a film with or by them."""
-    return "director" if person.directed > person.acted else "actor"
 
 
 def _one_line(text: str) -> str:

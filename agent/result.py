@@ -58,6 +58,7 @@ class AgentResult(BaseModel):
     error: str | None = None  # stop_reason "error": the sentence that says what to do
     new_user_id: int | None = None  # a guest got this user id: the caller switches its session
     rendered: list[str] = Field(default_factory=list)  # why the answer came from the rows
+    referent: str | None = None  # what a follow-up that names nothing points at, if anything
     timings: Timings = Field(default_factory=Timings)
 
     @computed_field  # type: ignore[prop-decorator]

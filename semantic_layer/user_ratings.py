@@ -6,10 +6,13 @@ ids for new users (`semantic_layer.users`); this module reads and removes what i
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from pydantic import BaseModel
 
 from semantic_layer import users
 from semantic_layer.graph import Graph
+from semantic_layer.resolve.reader import Reader
 from semantic_layer.session import Session
 
 
@@ -37,6 +40,12 @@ def list_ratings(graph: Graph, user_id: int, limit: int = 50) -> list[UserRating
         )
         for r in users.user_ratings(graph, user_id, limit=limit)
     ]
+
+
+def rated_among(graph: Reader, user_id: int, movie_ids: Iterable[int]) -> set[int]:
+    """Which of `movie_ids` the user has rated."""
+    params = {"userId": user_id, "movieIds": sorted(set(movie_ids))}
+    return {int(r["movieId"]) for r in graph.read("memory/rated_among", params)}
 
 
 def count_ratings(graph: Graph, user_id: int) -> int:

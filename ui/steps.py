@@ -19,6 +19,7 @@ from agent.events import (
     FinalAnswer,
     LLMCallEvent,
     LLMRetry,
+    Referred,
     StepStarted,
     ToolCallEvent,
     ToolStarted,
@@ -58,6 +59,8 @@ class LiveSteps:
             _write_call(self._boxes[-1], self.views[-1].call)
         elif isinstance(event, LLMRetry):
             self._note(f"The model failed ({md(event.error)}); trying again in {event.wait_s:g} s.")
+        elif isinstance(event, Referred) and event.points_at is not None:
+            self._note(f"The question is about {md(event.points_at)}.")
         elif isinstance(event, Correction):
             self._note(f"The reply was not usable ({md(event.reason)}); the model was told so.")
             self._label(f"Step {event.step}: reply corrected", "complete")

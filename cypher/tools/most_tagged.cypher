@@ -5,7 +5,7 @@
 //   ("movies tagged ..."); case does not matter. For movies of a genre use recommender.
 // params:
 //   tag:
-//     type: string
+//     type: tag
 //     description: The tag the user names, in their words.
 //   limit:
 //     type: integer

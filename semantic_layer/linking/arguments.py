@@ -31,7 +31,7 @@ STATED_KEY = "x-stated"  # an argument every question states: the agent's gramma
 
 def entity(*kinds: str) -> dict[str, Any]:
     """The JSON schema extra that marks a field as naming one of `kinds` (movie, person,
-    genre; `YEAR_FROM` and `YEAR_TO` for the ends of a year range the question gives;
+    genre, tag; `YEAR_FROM` and `YEAR_TO` for the ends of a year range the question gives;
     `STATED_NUMBER` for a number the user gives, such as a rating)."""
     return {ENTITY_KEY: " ".join(kinds)}
 
@@ -61,6 +61,8 @@ def linked_names(linked: Linked, marked: Any) -> list[str]:
         names += [p.best.name for p in linked.strong_people()]
     if "genre" in kinds:
         names += [g.genre for g in linked.genres]
+    if "tag" in kinds:
+        names += [t.tag for t in linked.tags]
     return list(dict.fromkeys(names))
 
 

@@ -29,6 +29,7 @@ from semantic_layer.linking.names import (
     names_someone,
     person_mentions,
 )
+from semantic_layer.linking.tags import tag_mentions
 from semantic_layer.linking.tokens import Span, words
 from semantic_layer.linking.years import as_range, years_mentions
 from semantic_layer.normalize import normalize_title
@@ -61,11 +62,13 @@ def link(graph: Reader | None, text: str) -> Linked:
         y for y in every_year
         if not any(_part_of(y, t) or _dates(text, t.end, y.start) for t in taken)
     ]  # fmt: skip
+    genres = genre_mentions(text, names)
     return Linked(
         movies=movies,
         people=people,
-        genres=genre_mentions(text, names),
+        genres=genres,
         years=as_range(years, text),
+        tags=tag_mentions(graph, text, found, names, genres) if graph is not None else [],
         numbers=_numbers(text, [*names, *every_year]),  # a weak "42" is the number
         rates_in_words=any(m.strength == "strong" for m in movies)
         and not text.rstrip().endswith(QUESTION_MARKS),

@@ -33,6 +33,11 @@ class PersonMatch(BaseModel):
     directed: int = 0
     acted: int = 0
 
+    @property
+    def role(self) -> str:
+        """What the graph mostly holds them as: "director" or "actor"."""
+        return "director" if self.directed > self.acted else "actor"
+
 
 class Mention(BaseModel):
     text: str  # the span as written
@@ -70,6 +75,13 @@ class GenreMention(Mention):
     genre: str
 
 
+class TagMention(Mention):
+    """A tag viewers gave movies, as the graph holds it (lower case)."""
+
+    kind: Literal["tag"] = "tag"
+    tag: str
+
+
 class YearsMention(Mention):
     kind: Literal["years"] = "years"
     first: int
@@ -83,6 +95,7 @@ class Linked(BaseModel):
     people: list[PersonMention] = Field(default_factory=list)
     genres: list[GenreMention] = Field(default_factory=list)
     years: list[YearsMention] = Field(default_factory=list)
+    tags: list[TagMention] = Field(default_factory=list)
     #: numbers written in digits outside names and years ("4", "4.5"; not the 5 of "/5"): what
     #: a number the user states may be (`semantic_layer.linking.arguments.STATED_NUMBER`)
     numbers: list[float] = Field(default_factory=list)
@@ -121,6 +134,14 @@ class Linked(BaseModel):
         """Whether the text writes `year`, alone or in a range ("2002", "the 90s")."""
         return year is not None and any(y.first <= year <= y.last for y in self.years)
 
+    def mentions(self) -> list[MovieMention | PersonMention]:
+        """The movies and people, movies first."""
+        return [*self.movies, *self.people]
+
+    def names_something(self) -> bool:
+        """Whether the text names a movie or a person (strongly), a genre or years."""
+        return bool(self.strong_movies() or self.strong_people() or self.genres or self.years)
+
     def is_empty(self) -> bool:
         return not (self.movies or self.people or self.genres or self.years)
 
@@ -134,6 +155,7 @@ class Linked(BaseModel):
             people=self.people + [p for p in other.people if p.best.name not in people],
             genres=self.genres + [g for g in other.genres if g.genre not in genres],
             years=self.years or other.years,
+            tags=self.tags,  # what this text asks for by its viewers' words
             numbers=self.numbers,  # what this text states, never an earlier one
             rates_in_words=self.rates_in_words,  # this text's, as its numbers
         )

@@ -229,11 +229,13 @@ def _aliases(row: dict[str, Any]) -> list[str]:
 
 
 def _runs(text: str, found: list[Word], key: str, normalize: Any) -> Iterable[tuple[Span, float]]:
-    """The runs of words in `text` that read as the name keyed `key`, with how alike."""
+    """The runs of words in `text` that read as the name keyed `key`, with how alike. A run
+    may have a word fewer than the key (a sign the key writes as a word: "Batman & Robin" is
+    two words of text and "batman and robin") or one more (a leading article)."""
     size = len(key.split())
     if not size:
         return
-    for span in spans(text, found, range(max(1, size), size + 2)):  # + a leading article
+    for span in spans(text, found, range(max(1, size - 1), size + 2)):
         typed = normalize(span.text)
         if not typed or len(typed.split()) != size:
             continue

@@ -122,13 +122,13 @@ def _field(param: ParamSpec) -> tuple[Any, Any]:
         annotation = _PLAIN.get(param.type, str)
     description = param.description + _RESOLVED_HINT.get(param.type, "")
     bounds: dict[str, Any] = {}
-    if param.type in ("movie", "person", "genre"):  # linked like any built-in tool's names
+    if param.type not in _PLAIN:  # a resolved type: linked like any built-in tool's names
         bounds["json_schema_extra"] = entity(param.type)
     if param.min is not None:
         bounds["ge"] = param.min
     if param.max is not None:
         bounds["le"] = param.max
-    if param.type in ("string", "movie", "person") and param.enum is None:
+    if annotation is str and param.enum is None:  # text, or a name the graph holds
         bounds["min_length"] = 1
     if param.required:
         return annotation, Field(description=description, **bounds)

@@ -10,9 +10,11 @@
     // ---
     MATCH (p:Person {name: $director})-[:DIRECTED]->(m:Movie) ...
 
-Parameter types: string, integer, number, boolean, and three resolved ones: `movie` (the
+Parameter types: string, integer, number, boolean, and four resolved ones: `movie` (the
 user's title is resolved like the built-in tools do; the query gets the movieId), `person`
-(the query gets the exact name) and `genre` (one of the MovieLens genres, any case). Fields:
+(the query gets the exact name), `genre` (one of the MovieLens genres, any case) and `tag` (a
+tag viewers gave movies, in lower case as the graph holds it: the agent offers only the tags
+the question names, so a tool that needs one is not offered when it names none). Fields:
 description (required), default, enum (string/integer/number), min and max
 (integer/number). `$userId` is bound to the session user and is not declared.
 """
@@ -28,7 +30,7 @@ import yaml
 
 from semantic_layer.errors import ToolDeclarationError
 
-ParamType = Literal["string", "integer", "number", "boolean", "movie", "person", "genre"]
+ParamType = Literal["string", "integer", "number", "boolean", "movie", "person", "genre", "tag"]
 PARAM_TYPES: tuple[str, ...] = get_args(ParamType)
 SESSION_PARAMS = frozenset({"userId"})
 _FENCE = re.compile(r"^//\s*---\s*$")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from agent.cli import Conversation
@@ -10,6 +11,12 @@ from agent.prompt import ReactPrompt
 from semantic_layer.session import Session
 from semantic_layer.tools.result import ToolResult
 from tests.agent.fakes import ScriptedLLM, ScriptedTool, call, casino_candidates, final
+
+
+def _copied(question: str) -> str:
+    """The model's reply when asked to write a follow-up again naming what it points at: the
+    question as it was, so the step reads the last turns (`agent.referent`)."""
+    return json.dumps({"question": question})
 
 
 def heat_facts() -> ToolResult:
@@ -40,6 +47,7 @@ def test_the_follow_up_prompt_names_what_the_last_turns_mentioned(
     llm = ScriptedLLM(
         call("information", entity="Heat"),
         final("It was directed by Michael Mann."),
+        _copied("Who stars in it?"),  # written again naming nothing: the step reads the turns
         call("information", entity="Heat"),
         final("Al Pacino and Robert De Niro."),
     )
@@ -47,7 +55,7 @@ def test_the_follow_up_prompt_names_what_the_last_turns_mentioned(
     conversation.graph = movie_graph
     conversation.ask("Who directed Heat?", stream_answer=False)
     conversation.ask("Who stars in it?", stream_answer=False)
-    (follow_up,) = llm.requests[2].messages
+    (follow_up,) = llm.requests[3].messages
     text = follow_up.content
     assert text.endswith(
         "You: It was directed by Michael Mann.\n\n"
@@ -123,11 +131,11 @@ def test_the_people_the_last_answer_named_are_shown_for_he_or_she(
     from semantic_layer.tools.contract import ToolContext
 
     def last_lines(user: str, answer: str) -> list[str]:
-        llm = ScriptedLLM(final("Fine."))
+        llm = ScriptedLLM(_copied("What else has she been in?"), final("Fine."))
         history = [ChatMessage(role="user", content=user),
                    ChatMessage(role="assistant", content=answer)]  # fmt: skip
         Agent(llm, tools).ask("What else has she been in?", history, ToolContext(movie_graph))
-        return llm.requests[0].messages[-1].content.splitlines()[-2:]
+        return llm.requests[1].messages[-1].content.splitlines()[-2:]
 
     cast = "Alien (1979) stars Sigourney Weaver, Tom Skerritt and John Hurt."
     assert last_lines("Who starred in Alien?", cast) == [
@@ -155,7 +163,11 @@ def test_a_shared_title_is_the_film_the_last_answer_dated(movie_graph: Any) -> N
 
     def sent(answer: str) -> list[str]:
         tool = ScriptedTool("recommender", "Films like the ones named.", Liked)
-        llm = ScriptedLLM(call("recommender", movies=["Titanic"]), final("Try these."))
+        llm = ScriptedLLM(
+            _copied("Got anything like that one?"),
+            call("recommender", movies=["Titanic"]),
+            final("Try these."),
+        )
         history = [ChatMessage(role="user", content="Who directed Titanic?"),
                    ChatMessage(role="assistant", content=answer)]  # fmt: skip
         Agent(llm, [tool]).ask("Got anything like that one?", history, ToolContext(movie_graph))

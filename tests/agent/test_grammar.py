@@ -17,6 +17,7 @@ from semantic_layer.linking.mentions import (
     MovieMention,
     PersonMatch,
     PersonMention,
+    TagMention,
     YearsMention,
 )
 from semantic_layer.tools import build_tools
@@ -306,10 +307,35 @@ def test_a_tool_that_needs_a_person_is_not_offered_when_the_question_names_none(
     assert actions == ["facts", FINAL_ANSWER]  # a title may be translated: facts stays
     # a person named, or nothing found at all (a name in another script): the tool is offered
     kubrick = PersonMention(
-        text="Kubrick", start=0, end=7, candidates=[PersonMatch(name="Stanley Kubrick", score=0.8)]
+        text="Kubrick",
+        start=0,
+        end=7,
+        candidates=[PersonMatch(name="Stanley Kubrick", score=0.8, directed=13)],
     )
     assert tool_input_schema(by_director, Linked(people=[kubrick], years=[year]))
     assert tool_input_schema(by_director, Linked())
+
+
+def test_a_tag_is_one_the_question_names_and_a_tool_that_needs_one_is_offered_only_then() -> None:
+    """A tag (`x-entity` tag) is one of the graph's tags the question names: "Hidden gems
+    similar to Memento?" names none, so the tag tool is not offered at all (it went out with the
+    tag "hidden gems", which no viewer wrote); "movies tagged twist ending" offers that tag."""
+
+    class Tagged(BaseModel):
+        tag: str = Field(json_schema_extra=entity("tag"))
+
+    class Liked(BaseModel):
+        movies: list[str] = Field(default_factory=list, json_schema_extra=entity("movie"))
+
+    tagged = ScriptedTool("most_tagged", "Movies viewers tagged with a word.", Tagged)
+    liked = ScriptedTool("recommender", "Movies like the ones named.", Liked)
+    twist = TagMention(text="twist ending", start=14, end=26, tag="twist ending")
+    schema = tool_input_schema(tagged, Linked(tags=[twist]))
+    assert schema["properties"]["tag"] == {"type": "string", "enum": ["twist ending"]}
+    with pytest.raises(NoValueError):
+        tool_input_schema(tagged, Linked())
+    actions = step_schema([tagged, liked], linked=Linked())["properties"]["action"]["enum"]
+    assert actions == ["recommender", FINAL_ANSWER]
 
 
 def test_a_person_list_is_left_out_when_the_question_names_things_but_no_one() -> None:
@@ -341,7 +367,10 @@ def test_a_person_list_is_left_out_when_the_question_names_things_but_no_one() -
 
 def test_a_last_name_that_may_be_a_person_keeps_the_person_list() -> None:
     """ "Spielberg films after 2000?": the first word's capital tells nothing, so the last name
-    is a weak mention; it may be the person, so the list stays for the model to fill."""
+    is a weak mention; it may be the person, so the list stays for the model to fill. A word
+    that is only the last name of people with a film or two ("Best" in "Best horror movies of
+    the 80s?": Edna Best, James Best) names no one: the list goes, as does a tool that needs a
+    person (the question went out as the best films of a director the model picked itself)."""
 
     class Input(BaseModel):
         people: list[str] = Field([], json_schema_extra=entity("person"))
@@ -350,13 +379,20 @@ def test_a_last_name_that_may_be_a_person_keeps_the_person_list() -> None:
     tool = ScriptedTool("recommend", "Movies to watch.", Input)
     spielberg = PersonMention(
         text="Spielberg", start=0, end=9, strength="weak",
-        candidates=[PersonMatch(name="Steven Spielberg", score=0.5)],
+        candidates=[PersonMatch(name="Steven Spielberg", score=0.8, directed=26)],
     )  # fmt: skip
     after = YearsMention(text="2000", start=22, end=26, first=2000, last=2000)
     properties = tool_input_schema(tool, Linked(people=[spielberg], years=[after]))["properties"]
     assert "people" in properties
     no_one = tool_input_schema(tool, Linked(years=[after]))["properties"]
     assert "people" not in no_one
+    best = PersonMention(
+        text="Best", start=0, end=4, strength="weak",
+        candidates=[PersonMatch(name="Edna Best", score=0.8, acted=2)],
+    )  # fmt: skip
+    horror = GenreMention(text="horror", start=5, end=11, genre="Horror")
+    barely = Linked(people=[best], genres=[horror], years=[after])
+    assert "people" not in tool_input_schema(tool, barely)["properties"]
 
 
 def test_a_follow_up_genre_argument_admits_the_genres_asked_about_earlier() -> None:

@@ -39,6 +39,7 @@ def _movies(linked: Any, strong: bool = True) -> list[str]:
         ("Something like die hard?", "Die Hard (1988)"),  # "die" is the title's word here
         ("Movies like Pulp Fictoin?", "Pulp Fiction (1994)"),  # typos inside long words
         ("who made the godfater", "The Godfather (1972)"),
+        ("Was she in Batman & Robin?", "Batman & Robin (1997)"),  # "&", a word of its key
     ],
 )
 def test_a_title_is_found_however_it_is_written(
@@ -218,6 +219,23 @@ def test_a_genre_word_that_is_also_an_obscure_title_stays_a_genre(tools_graph: A
     linked = link(tools_graph, "A comedy without any romance, please.")
     assert [g.genre for g in linked.genres] == ["Comedy", "Romance"]
     assert [g.genre for g in link(tools_graph, "¿Me recomiendas una comedia?").genres] == ["Comedy"]
+
+
+@pytest.mark.parametrize(
+    ("question", "tags"),
+    [
+        ("Which movies are tagged twist ending?", ["twist ending"]),  # a tag of two words
+        ("Films people tag as Time Travel", ["time travel"]),  # any case
+        ("movies tagged dark comedy", ["dark comedy"]),  # the longest run, not "dark" in it
+        ("Who directed The Dark Knight?", []),  # "dark" is a word of the title
+        ("Best horror movies of the 80s?", []),  # the words of a genre are the genre
+        ("Hidden gems similar to Memento?", []),  # no viewer wrote it
+    ],
+)
+def test_the_tags_a_text_names_are_the_graphs_own(
+    tools_graph: Any, question: str, tags: list[str]
+) -> None:
+    assert [t.tag for t in link(tools_graph, question).tags] == tags
 
 
 def test_years_named_apart_make_one_range(tools_graph: Any) -> None:
