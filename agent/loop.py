@@ -522,7 +522,7 @@ class Agent:
         that one, and the grammar offers its name; a rewrite naming none of them changes
         nothing."""
         messages = self._messages(run, final_only=False, ask=self._prompt.referent())
-        schema = rewrite_schema()
+        schema = rewrite_schema(run.referents)
         text = yield from self._short_reply(run, step, messages, schema, REFERENT_TOKENS)
         graph = run.context.graph
         run.about = pointed_at(text, run.referents, graph) if graph is not None else None

@@ -12,9 +12,10 @@ again, it writes "What else has Ridley Scott directed?" (the condensed question 
 conversational retrieval). So before the step the model writes the question again, in one
 short constrained reply, and linking finds in it the first of the movies and people the last
 turns named (the last answer's, then those the user asked about); the step then reads the
-question with that one as what it is about, and the grammar offers its name. A rewrite that
-names none of them (it copied the question, or named something new) changes nothing. Nothing
-here reads the question's words: the rewrite is the model's, the names the graph's.
+question with that one as what it is about, and the grammar offers its name. The rewrite's
+grammar makes it write one of those names (left free, the model copied the question whenever it
+hesitated); without a grammar, a rewrite that names none of them changes nothing. Nothing here
+reads the question's words: the rewrite is the model's, the names the graph's.
 """
 
 from __future__ import annotations
@@ -40,11 +41,36 @@ class Rewritten(BaseModel):
     question: str = Field(max_length=300)
 
 
-def rewrite_schema() -> dict[str, Any]:
-    """The reply's grammar: one JSON object holding the question."""
+def rewrite_schema(offered: Sequence[Option]) -> dict[str, Any]:
+    """The reply's grammar: one JSON object holding the question, which must write one of the
+    names `offered` (a title without its year, or a person's name) somewhere in it. Left free,
+    the instrument model copied the question unchanged whenever it hesitated ("When was the first
+    one released?"); made to name one, it writes the one the question points at ("When was the
+    first one released? (Gattaca)"). What it writes before and after the name stays free."""
     schema = Rewritten.model_json_schema()
     schema["additionalProperties"] = False
+    names = sorted({written(option) for option in offered}, key=len, reverse=True)
+    literals = [_literal(name) for name in names if not _QUOTED.intersection(name)]
+    if literals:
+        free = r'[^"\\]*'
+        schema["properties"]["question"]["pattern"] = f"^{free}({'|'.join(literals)}){free}$"
     return schema
+
+
+_QUOTED = set('"\\')  # a name a JSON string would have to escape is left out of the choice
+_SPECIAL = set("[]()|{}*+?")
+
+
+def _literal(name: str) -> str:
+    """`name` as a regular expression that matches only itself, in the subset every backend's
+    schema-to-grammar converter reads alike (llama.cpp's reads `\\.` as a grammar escape, so a
+    dot, a caret and a dollar sign are one-character classes)."""
+    return "".join(f"\\{c}" if c in _SPECIAL else f"[{c}]" if c in ".^$" else c for c in name)
+
+
+def written(option: Option) -> str:
+    """How the rewrite writes an option: "Alien", "Ridley Scott"."""
+    return option.best.title if isinstance(option, MovieMention) else option.best.name
 
 
 def label(option: Option) -> str:

@@ -5,12 +5,16 @@ the first of the last turns' movies and people that the rewrite names."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
+
+import pytest
 
 from agent import Agent
 from agent.llm.base import ChatMessage
 from agent.referent import label, options, rewrite_schema
 from semantic_layer.linking.linker import link
+from semantic_layer.linking.mentions import Linked
 from semantic_layer.session import Session
 from semantic_layer.tools import build_tools
 from semantic_layer.tools.contract import ToolContext
@@ -28,6 +32,11 @@ ASKED = (
 
 def _rewritten(question: str) -> str:
     return json.dumps({"question": question})
+
+
+def _is_rewrite(schema: dict[str, Any] | None) -> bool:
+    """Whether a request's grammar is the rewrite's (one object holding the question)."""
+    return schema is not None and schema.get("required") == ["question"]
 
 
 def _ask(movie_graph: Any, question: str, history: list[ChatMessage], *replies: str) -> Any:
@@ -48,7 +57,7 @@ def test_a_follow_up_that_names_nothing_is_about_what_its_rewrite_names(
         final("Ridley Scott also directed Gladiator (2000) and Blade Runner (1982)."),
     )
     asked, step = llm.requests[0], llm.requests[1]
-    assert asked.json_schema == rewrite_schema()
+    assert _is_rewrite(asked.json_schema)
     assert ASKED in asked.messages[-1].content.splitlines()[-1]
     # the step reads the question as being about him, not the film the user asked about
     assert step.messages[-1].content.endswith(
@@ -65,7 +74,8 @@ def test_a_rewrite_that_names_none_of_the_last_turns_names_changes_nothing(
     movie_graph: Any,
 ) -> None:
     """The question copied as it was, or a name the conversation never gave (the model's own
-    guess): the step reads the last turns as it would without the rewrite."""
+    guess; the grammar rules both out, a backend without one does not): the step reads the last
+    turns as it would without the rewrite."""
     for rewrite in ("What else has he directed?", "What else has Steven Spielberg directed?"):
         result, llm = _ask(
             movie_graph,
@@ -132,7 +142,7 @@ def test_a_follow_up_that_names_something_itself_is_not_rewritten(movie_graph: A
         call("film_facts", entity="Uma Thurman", about=["cast"], entity_type="person"),
         final("Uma Thurman was in Kill Bill: Vol. 1 (2003)."),
     )
-    assert llm.requests[0].json_schema != rewrite_schema()
+    assert not _is_rewrite(llm.requests[0].json_schema)
     assert result.referent is None and len(result.llm_calls) == 2
 
 
@@ -150,4 +160,31 @@ def test_films_the_user_rated_are_not_pointed_at_their_ratings_speak_for_them(
     for context, rewritten in ((user, False), (ToolContext(movie_graph), True)):
         llm = ScriptedLLM(call("recommender"), final("Try Alien."), context=8192)
         Agent(llm, build_tools()).ask("What else would suit me?", history, context)
-        assert (llm.requests[0].json_schema == rewrite_schema()) is rewritten
+        assert _is_rewrite(llm.requests[0].json_schema) is rewritten
+
+
+def test_the_rewrite_must_write_one_of_the_names_the_last_turns_gave(movie_graph: Any) -> None:
+    """Left free, a small model copies the question whenever it hesitates; the grammar makes
+    the rewrite name one of the options (a title without its year, a person's name), titles
+    with a regular expression's characters included, and leaves the rest of it free."""
+    answer = link(
+        movie_graph,
+        "Try E.T. the Extra-Terrestrial (1982), Batman & Robin (1997) or Alien (1979), "
+        "directed by Ridley Scott.",
+    )
+    offered = options(link(movie_graph, "Films like Heat?"), answer, lambda films: set())
+    pattern = rewrite_schema(offered)["properties"]["question"]["pattern"]
+    for name in ("E.T. the Extra-Terrestrial", "Batman & Robin", "Alien", "Ridley Scott", "Heat"):
+        assert re.fullmatch(pattern, f"Who made {name}, the one before?"), name
+    for copied in ("Who directed the second one?", "Who made ET?", 'Who made "Alien"?'):
+        assert not re.fullmatch(pattern, copied), copied
+
+
+def test_the_rewrite_grammar_is_one_llama_cpp_compiles(movie_graph: Any) -> None:
+    llama_grammar = pytest.importorskip("llama_cpp.llama_grammar")
+    answer = link(movie_graph, "Try E.T. the Extra-Terrestrial (1982) or Batman & Robin (1997).")
+    schema = rewrite_schema(options(Linked(), answer, lambda films: set()))
+    gbnf = llama_grammar.json_schema_to_gbnf(json.dumps(schema))
+    llama_grammar.LlamaGrammar.from_string(
+        gbnf, verbose=False
+    )  # raises on a grammar it cannot read
