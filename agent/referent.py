@@ -106,8 +106,8 @@ def pointed_at(reply: str, offered: Sequence[Option], graph: Reader) -> Linked |
         return None
     by_label = {label(option): option for option in offered}
     found = link(graph, question)
-    written = sorted((m for m in found.mentions() if m.strength == "strong"), key=lambda m: m.start)
-    for mention in written:
+    named = sorted((m for m in found.mentions() if m.strength == "strong"), key=lambda m: m.start)
+    for mention in named:
         option = by_label.get(label(mention))
         if isinstance(option, MovieMention):
             return Linked(movies=[option])
