@@ -75,8 +75,9 @@ def test_greedy_constrained_steps_write_the_same_tokens(
     assert isinstance(sampler, grammar_first.GrammarFirstSampler)
     assert fast == chain
     # within the grammar (48 tokens may end it mid-string): an object opening on an action
-    # from the enum
-    assert re.match(r'\{\s*"action":\s*"(recommender|information|Final Answer)"', fast)
+    # from the enum; the JSON-schema grammar admits whitespace on either side of the colon,
+    # and which the model writes depends on the host's kernels
+    assert re.match(r'\{\s*"action"\s*:\s*"(recommender|information|Final Answer)"', fast)
     # the unconstrained model's first choice was refused somewhere (it does not open with
     # '{"action"' by itself), so the full-vocabulary pass ran and chose within the grammar
     assert sampler.refusals > 0
