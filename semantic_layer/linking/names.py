@@ -252,9 +252,11 @@ def _runs(text: str, found: list[Word], key: str, normalize: Any) -> Iterable[tu
 def _misspelt(typed: str, key: str) -> bool:
     """Whether the words of `typed` that differ from the name's may be typos of them: a typo
     hides in a long word ("godfater", "jurasic"); a short word written otherwise is another word
-    ("family can" is not *The Family Man*, "great rate" not *The Great Race*)."""
+    ("family can" is not *The Family Man*, "great rate" not *The Great Race*), and a word that
+    is the name's word with an ending added is another form of that word, not a slip of the
+    keys ("scary movies" is not *Scary Movie*: a plural, a case ending, in any language)."""
     return all(
-        a == b or min(len(a), len(b)) >= NEAR_WORD_MIN_CHARS
+        a == b or (min(len(a), len(b)) >= NEAR_WORD_MIN_CHARS and not a.startswith(b))
         for a, b in zip(typed.split(), key.split(), strict=True)
     )
 

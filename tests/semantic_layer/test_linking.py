@@ -194,9 +194,11 @@ def test_a_common_phrase_in_lower_case_is_not_a_lesser_known_title_in_a_text_wit
     [
         ("Great, rate it 5 for me.", "The Great Race"),  # "great rate"
         ("Something the whole family can watch tonight?", "The Family Man"),  # "family can"
+        ("Scary movies from the eighties", "Scary Movie"),  # a plural: another form, no typo
+        ("scary movies from the eighties", "Scary Movie"),
     ],
 )
-def test_a_short_word_written_otherwise_is_another_word_not_a_typo(
+def test_a_word_written_otherwise_is_another_word_not_a_typo(
     tools_graph: Any, question: str, title: str
 ) -> None:
     found = [c.title for m in link(tools_graph, question).movies for c in m.candidates]
