@@ -91,6 +91,7 @@ from semantic_layer.errors import ToolArgumentsError
 from semantic_layer.linking.arguments import dated_arguments
 from semantic_layer.linking.linker import link
 from semantic_layer.linking.mentions import Linked
+from semantic_layer.linking.numbers import with_spelled
 from semantic_layer.resolve.kind import held_by_name
 from semantic_layer.tools.contract import Tool, ToolContext
 from semantic_layer.tools.result import Candidate, ToolResult
@@ -603,6 +604,7 @@ class _Run:
         self.linked = link(graph, self.question)
         # titles and names are no language's words ("Rate Gattaca a 4" is not Italian)
         self.language = detect_language(self.question, self.linked.name_spans())
+        self.linked = with_spelled(self.linked, self.question, self.language)  # "trois étoiles"
         turns = self.history[-2 * EARLIER_TURNS :]
         if turns:
             # what the user asked about; a turn that wrote numbers rated what it named ("Rate

@@ -229,7 +229,9 @@ def describe_linked(linked: Linked) -> str:
     "Paris")`), so the model sees a place or a word that merely matched; weak mentions are left
     out. A person is shown as the graph mostly holds them (`PersonMatch.role`), not as "person",
     which a small model read as the film_facts tool's `entity_type` and so asked for facts when
-    the user wanted a film with or by them."""
+    the user wanted a film with or by them. A number written in words is shown as the number
+    with its words (`number 1 ("une")`): "Je mets une étoile à Grease" was stored as 4 stars,
+    the rating of the one worked example the model had, when it saw no number."""
     items: list[str] = []
     for movie in linked.strong_movies():
         best = movie.best
@@ -250,6 +252,8 @@ def describe_linked(linked: Linked) -> str:
     for years in linked.years:
         span = f"{years.first}" if years.first == years.last else f"{years.first}-{years.last}"
         items.append(f'years {span} ("{years.text}")')
+    for number in linked.spelled:
+        items.append(f'number {number.value:g} ("{number.text}")')
     return "; ".join(items)
 
 

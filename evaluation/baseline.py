@@ -30,7 +30,7 @@ from agent.llm.base import LLM, MAX_NEW_TOKENS, ChatMessage, LLMRequest, Role, e
 from agent.result import LLMCall
 from evaluation.outcome import Outcome, ToolUse, ran_with
 from evaluation.questions import Question
-from evaluation.seen import answer_language, cut, invented, writes
+from evaluation.seen import answer_language, cut, invented, writes, wrote
 from semantic_layer.tools.contract import Tool, ToolContext
 from semantic_layer.tools.langchain_adapter import ToolBinding, as_langchain_tools
 from semantic_layer.tools.result import ToolResult
@@ -126,7 +126,13 @@ class BaselineSubject:
 
         def record(tool: str, arguments: dict[str, Any], result: ToolResult, ms: float) -> None:
             uses.append(
-                ToolUse(tool=tool, input=ran_with(tools, tool, arguments), ms=ms, ok=result.ok)
+                ToolUse(
+                    tool=tool,
+                    input=ran_with(tools, tool, arguments),
+                    ms=ms,
+                    ok=result.ok,
+                    wrote=wrote(result),
+                )
             )
             results.append(result)
 

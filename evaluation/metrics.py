@@ -8,6 +8,8 @@
 - facts: every expected fact occurs in the answer (`contains_fact`); the fact-level rate is
   reported too; questions without facts are not counted;
 - parse failures: model replies that could not be read (total, and questions with at least one);
+- unrequested writes: calls that wrote in a question that asks for no write, and calls that
+  wrote other values than the question states (a rating it does not give);
 - answers in another language: the answer's language (`agent.grounded.answer_language`) is
   not the question's;
 - LLM calls and tokens: means per question; latency: p50/p95 of the whole question, in ms,
@@ -23,7 +25,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from evaluation.normalize import contains_fact, same_value
-from evaluation.outcome import Outcome
+from evaluation.outcome import Outcome, ToolUse
 from evaluation.questions import Question
 
 
@@ -36,7 +38,9 @@ class Score(BaseModel):
     facts_found: int = 0
     facts_total: int = 0
     invented: int = 0  # names or relations in the answer that no returned row holds
-    unrequested_writes: int = 0  # calls that wrote in a question that asks for no write
+    #: calls that wrote what the question does not ask for: a write in a question that asks for
+    #: none, or a write of other values than those it states ("one star for Grease" stored as 4)
+    unrequested_writes: int = 0
     cut: bool = False  # the answer stops mid-sentence
     other_language: bool = False  # the answer is in another language than the question
 
@@ -90,7 +94,8 @@ def score(question: Question, outcome: Outcome) -> Score:
         facts_found=found,
         facts_total=total,
         invented=len(outcome.invented),
-        unrequested_writes=sum(1 for name in outcome.writes if name not in asked),
+        unrequested_writes=sum(1 for name in outcome.writes if name not in asked)
+        + sum(1 for use in outcome.tools if use.wrote and not _stated(use, accepted, asked)),
         cut=outcome.cut,
         other_language=outcome.answer_language not in (None, question.language),
     )
@@ -158,6 +163,18 @@ def percentile(values: Sequence[float], pct: float) -> float | None:
     rank = (len(ordered) - 1) * pct / 100
     low, high = math.floor(rank), math.ceil(rank)
     return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
+
+
+def _stated(
+    use: ToolUse, accepted: list[tuple[str | None, dict[str, Any]]], asked: set[str]
+) -> bool:
+    """Whether a call that wrote stored what the question states: a tool it does not ask for is
+    counted apart (`outcome.writes`); one it asks for wrote what it states when its arguments
+    are those expected of that tool (any, where none are)."""
+    if use.tool not in asked:
+        return True
+    options = [args for tool, args in accepted if _same_tool(tool, use.tool)]
+    return any(all(_matches(v, use.input.get(k)) for k, v in args.items()) for args in options)
 
 
 def _same_tool(expected: str | None, actual: str | None) -> bool:

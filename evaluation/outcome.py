@@ -18,6 +18,7 @@ class ToolUse(BaseModel):
     input: dict[str, Any] = Field(default_factory=dict)
     ms: float = 0.0
     ok: bool = True
+    wrote: bool = False  # the call wrote to the graph (`evaluation.seen.wrote`)
 
 
 def ran_with(tools: Sequence[Tool[Any]], name: str, written: dict[str, Any]) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from agent.loop import Agent
 from agent.settings import LLMSettings
 from evaluation.outcome import Outcome, ToolUse, ran_with
 from evaluation.questions import Question, Rating
-from evaluation.seen import answer_language, cut, invented, writes
+from evaluation.seen import answer_language, cut, invented, writes, wrote
 from semantic_layer.session import Session
 from semantic_layer.tools.contract import Tool, ToolContext
 from semantic_layer.user_policy import FIRST_EVAL_USER_ID, eval_user_ids
@@ -81,6 +81,7 @@ class AgentSubject:
                     input=ran_with(tools, s.tool, s.input),
                     ms=s.ms,
                     ok=bool(s.result and s.result.ok),
+                    wrote=wrote(s.result),
                 )
                 for s in result.steps
             ],

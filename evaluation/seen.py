@@ -39,4 +39,9 @@ def writes(results: Sequence[ToolResult | None]) -> list[str]:
     """The tools whose call wrote to the graph (ran a write query), in order: a write-mode tool
     that only read (the memory tool answering an ambiguous title with candidates) wrote
     nothing."""
-    return [r.tool for r in results if r is not None and any(q.mode == "write" for q in r.queries)]
+    return [r.tool for r in results if r is not None and wrote(r)]
+
+
+def wrote(result: ToolResult | None) -> bool:
+    """Whether a call wrote to the graph: it ran a write query."""
+    return result is not None and any(q.mode == "write" for q in result.queries)

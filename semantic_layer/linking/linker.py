@@ -11,7 +11,6 @@ genre even though a movie is called Romance). Years named apart from titles make
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from semantic_layer.linking.genres import genre_mentions
@@ -29,6 +28,7 @@ from semantic_layer.linking.names import (
     names_someone,
     person_mentions,
 )
+from semantic_layer.linking.numbers import digits
 from semantic_layer.linking.tags import tag_mentions
 from semantic_layer.linking.tokens import Span, words
 from semantic_layer.linking.years import as_range, years_mentions
@@ -37,7 +37,6 @@ from semantic_layer.resolve.reader import Reader
 
 MAX_TEXT = 2000  # characters of a text that are linked
 QUESTION_MARKS = ("?", "\uff1f")  # and the full-width one of Chinese and Japanese
-_NUMBER = re.compile(r"(?<![\w.,/])\d+(?:[.,]\d+)?(?![\w]|[.,]\d)")  # not "/5", "Se7en"
 
 
 def link(graph: Reader | None, text: str) -> Linked:
@@ -69,29 +68,14 @@ def link(graph: Reader | None, text: str) -> Linked:
         genres=genres,
         years=as_range(years, text),
         tags=tag_mentions(graph, text, found, names, genres) if graph is not None else [],
-        numbers=_numbers(text, [*names, *every_year]),  # a weak "42" is the number
+        numbers=digits(text, _spans([*names, *every_year])),  # a weak "42" is the number
         rates_in_words=any(m.strength == "strong" for m in movies)
         and not text.rstrip().endswith(QUESTION_MARKS),
     )
 
 
-def _numbers(text: str, taken: Sequence[Span | Mention]) -> list[float]:
-    """The numbers written in digits outside the names and years in `taken` ("Heat (1995) 4.5
-    stars": 4.5)."""
-    return [
-        _number(match.group())
-        for match in _NUMBER.finditer(text)
-        if not any(t.start <= match.start() < t.end for t in taken)
-    ]
-
-
-def _number(written: str) -> float:
-    """A decimal comma ("4,5") is a decimal point; a comma before three digits ("1,000")
-    separates thousands."""
-    whole, comma, rest = written.partition(",")
-    if comma and len(rest) == 3:
-        return float(whole + rest)
-    return float(written.replace(",", "."))
+def _spans(taken: Sequence[Span | Mention]) -> list[tuple[int, int]]:
+    return [(t.start, t.end) for t in taken]
 
 
 def latest_year(graph: Reader) -> int | None:

@@ -88,6 +88,13 @@ class YearsMention(Mention):
     last: int
 
 
+class SpelledNumber(BaseModel):
+    """A number written in words ("trois" is 3), with the words that write it."""
+
+    value: float
+    text: str
+
+
 class Linked(BaseModel):
     """Everything linking found in one text, each kind in the order of the text."""
 
@@ -104,6 +111,10 @@ class Linked(BaseModel):
     #: nor does a text that names no movie ("Recommend something for me personally.", after
     #: ratings were given earlier in the conversation)
     rates_in_words: bool = False
+    #: numbers written in words ("trois étoiles"), read once the text's language is known
+    #: (`semantic_layer.linking.numbers.with_spelled`): a word may be a number or an article
+    #: ("un film"), so the model reads whether they rate
+    spelled: list[SpelledNumber] = Field(default_factory=list)
 
     def strong_movies(self) -> list[MovieMention]:
         return [m for m in self.movies if m.strength == "strong"]
@@ -158,4 +169,5 @@ class Linked(BaseModel):
             tags=self.tags,  # what this text asks for by its viewers' words
             numbers=self.numbers,  # what this text states, never an earlier one
             rates_in_words=self.rates_in_words,  # this text's, as its numbers
+            spelled=self.spelled,
         )

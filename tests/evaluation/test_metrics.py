@@ -227,6 +227,21 @@ def test_invented_names_unrequested_writes_and_cut_answers_are_counted() -> None
     assert asked["overall"].unrequested_writes == 0
 
 
+def test_a_write_of_a_value_the_question_does_not_state_is_unrequested() -> None:
+    """ "One star for Grease" stored as 4 stars is a write nobody asked for; stored as 1 it is
+    the one asked; a call that returned candidates and wrote nothing is no write."""
+    expect = {"tool": "memory", "args": {"movie": "Grease", "rating": 1}}
+    four = {"tool": "memory", "input": {"movie": "Grease", "rating": 4}, "wrote": True}
+    one = {"tool": "memory", "input": {"movie": "Grease", "rating": 1.0}, "wrote": True}
+    asked_only = {"tool": "memory", "input": {"movie": "Grease", "rating": 4}}
+    assert _one(expect, [four], writes=["memory"])["overall"].unrequested_writes == 1
+    assert _one(expect, [one], writes=["memory"])["overall"].unrequested_writes == 0
+    assert _one(expect, [asked_only])["overall"].unrequested_writes == 0
+    # no rating expected ("I loved Heat"): the tool it asks for may store the model's reading
+    loved = {"tool": "memory", "args": {"movie": "Grease"}}
+    assert _one(loved, [four], writes=["memory"])["overall"].unrequested_writes == 0
+
+
 def test_an_answer_is_cut_as_the_user_sees_it() -> None:
     from evaluation.seen import cut
 
