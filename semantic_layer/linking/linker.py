@@ -30,13 +30,12 @@ from semantic_layer.linking.names import (
 )
 from semantic_layer.linking.numbers import digits
 from semantic_layer.linking.tags import tag_mentions
-from semantic_layer.linking.tokens import Span, words
+from semantic_layer.linking.tokens import Span, asks, words
 from semantic_layer.linking.years import as_range, years_mentions
 from semantic_layer.normalize import normalize_title
 from semantic_layer.resolve.reader import Reader
 
 MAX_TEXT = 2000  # characters of a text that are linked
-QUESTION_MARKS = ("?", "\uff1f")  # and the full-width one of Chinese and Japanese
 
 
 def link(graph: Reader | None, text: str) -> Linked:
@@ -69,8 +68,7 @@ def link(graph: Reader | None, text: str) -> Linked:
         years=as_range(years, text),
         tags=tag_mentions(graph, text, found, names, genres) if graph is not None else [],
         numbers=digits(text, _spans([*names, *every_year])),  # a weak "42" is the number
-        rates_in_words=any(m.strength == "strong" for m in movies)
-        and not text.rstrip().endswith(QUESTION_MARKS),
+        rates_in_words=any(m.strength == "strong" for m in movies) and not asks(text),
     )
 
 

@@ -109,7 +109,8 @@ class Linked(BaseModel):
     #: the text is a statement that names a movie itself, so its words may rate that movie ("I
     #: loved Heat"); a question ("Quantas estrelas eu dei para Amadeus?") rates none in words,
     #: nor does a text that names no movie ("Recommend something for me personally.", after
-    #: ratings were given earlier in the conversation)
+    #: ratings were given earlier in the conversation) unless it writes a number in words
+    #: ("Give it four stars", `semantic_layer.linking.numbers.with_spelled`)
     rates_in_words: bool = False
     #: numbers written in words ("trois étoiles"), read once the text's language is known
     #: (`semantic_layer.linking.numbers.with_spelled`): a word may be a number or an article

@@ -19,6 +19,7 @@ from difflib import SequenceMatcher
 from text_to_num import alpha2digit
 
 from semantic_layer.linking.mentions import Linked, SpelledNumber
+from semantic_layer.linking.tokens import asks
 
 _NUMBER = re.compile(r"(?<![\w.,/])\d+(?:[.,]\d+)?(?![\w]|[.,]\d)")  # not "/5", "Se7en"
 _WORD = re.compile(r"\S+")
@@ -67,9 +68,14 @@ def spelled(text: str, taken: Sequence[tuple[int, int]], language: str) -> list[
 
 def with_spelled(linked: Linked, text: str, language: str) -> Linked:
     """`linked` with the numbers `text` writes in words of `language` (`spelled`), outside the
-    names and years it found."""
+    names and years it found. A statement that writes one may rate in words as one that names
+    a movie may, just as one that writes digits may: "Such a classic. Give it four stars" rates
+    the film just discussed, "Cinco estrellas para El Padrino" a title the graph holds in
+    English only (the model writes it)."""
     taken = [*linked.name_spans(), *((y.start, y.end) for y in linked.years)]
-    return linked.model_copy(update={"spelled": spelled(text, taken, language)})
+    found = spelled(text, taken, language)
+    rates = linked.rates_in_words or (bool(found) and not asks(text))
+    return linked.model_copy(update={"spelled": found, "rates_in_words": rates})
 
 
 def _masked(text: str, taken: Sequence[tuple[int, int]]) -> str:

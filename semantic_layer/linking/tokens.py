@@ -19,6 +19,12 @@ MAX_SPAN = 9  # the longest title compared, in words
 _UNSPACED = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
 _WORD = re.compile(rf"\d+(?:[.,]\d+)+|[{_UNSPACED}]+|[^\W{_UNSPACED}]+")  # "3.5" is one word
 _SENTENCE_END = re.compile(r"[.!?…\u3002\uff01\uff1f]\s*$")
+QUESTION_MARKS = ("?", "\uff1f")  # and the full-width one of Chinese and Japanese
+
+
+def asks(text: str) -> bool:
+    """Whether the text is a question: it ends with a question mark."""
+    return text.rstrip().endswith(QUESTION_MARKS)
 
 
 @dataclass(frozen=True)

@@ -59,3 +59,23 @@ def test_a_number_in_words_leaves_the_rating_to_the_model(movie_graph: Any) -> N
         assert linked.spelled and not linked.numbers
         rating = tool_input_schema(memory, linked)["properties"]["rating"]
         assert "enum" not in rating and rating["maximum"] == 5
+
+
+def test_a_statement_with_a_number_in_words_may_rate_what_it_points_at(movie_graph: Any) -> None:
+    """As digits do ("Give it 4 stars"), a number in words lets a statement that names no movie
+    rate one: the film just discussed, or a title the graph holds in English only. A question
+    with one rates nothing."""
+    from agent.grammar import NoValueError
+
+    memory = next(t for t in build_tools() if t.name == "memory")
+
+    def rating(question: str) -> Any:
+        linked = link(movie_graph, question)
+        linked = with_spelled(linked, question, detect_language(question, linked.name_spans()))
+        return tool_input_schema(memory, linked)["properties"]["rating"]
+
+    for statement in ("Such a great film. Give it four stars", "Gib ihm zwei Sterne, bitte"):
+        assert rating(statement)["maximum"] == 5
+    for asked in ("¿Le di tres estrellas a Heat?", "Recommend something for me personally."):
+        with pytest.raises(NoValueError):
+            rating(asked)
