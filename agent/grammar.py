@@ -249,10 +249,10 @@ def _names_no_person(linked: Linked) -> bool:
 
 def _stated_number(schema: dict[str, Any], linked: Linked) -> dict[str, Any] | None:
     """A number the user gives: with no number written in digits, open in a statement that
-    names a movie ("I loved Heat" is the model's 5; a number in words, "une étoile", is shown to
-    the model beside what the graph found, since "one of my favourites" is no rating of 1) and
-    None otherwise: a question ("¿Cuántas estrellas le di
-    a Speed?", which the model read as a rating of 4 to store) or a text that names no movie
+    names a movie or writes a number in words (`Linked.rates_in_words`: "I loved Heat" is the
+    model's 5; "une étoile" is shown to the model beside what the graph found, since "one of my
+    favourites" is no rating of 1) and None otherwise: a question ("¿Cuántas estrellas le di a
+    Speed?", which the model read as a rating of 4 to store) or a text that names no movie
     ("Recommend something for me personally." after "Alien 4 stars", which it stored again);
     with numbers written, one of those the schema's bounds admit ("4 stars", "4.5/5"), and
     None when none fits ("I'm user 42. What did I rate Heat?" gives no rating, so nothing is

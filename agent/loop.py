@@ -69,7 +69,7 @@ from agent.grounded import (
     unnamed_recommendations,
     unsupported,
 )
-from agent.language import DEFAULT_LANGUAGE, detect_language
+from agent.language import DEFAULT_LANGUAGE, Language, detect_language
 from agent.llm.base import (
     LLM,
     MAX_NEW_TOKENS,
@@ -93,6 +93,7 @@ from semantic_layer.linking.linker import link
 from semantic_layer.linking.mentions import Linked
 from semantic_layer.linking.numbers import with_spelled
 from semantic_layer.resolve.kind import held_by_name
+from semantic_layer.resolve.reader import Reader
 from semantic_layer.tools.contract import Tool, ToolContext
 from semantic_layer.tools.result import Candidate, ToolResult
 from semantic_layer.user_ratings import rated_among
@@ -601,10 +602,7 @@ class _Run:
     def link(self) -> None:
         """Link the question, and the last turns for a follow-up, to the graph."""
         graph = self.context.graph
-        self.linked = link(graph, self.question)
-        # titles and names are no language's words ("Rate Gattaca a 4" is not Italian)
-        self.language = detect_language(self.question, self.linked.name_spans())
-        self.linked = with_spelled(self.linked, self.question, self.language)  # "trois étoiles"
+        self.linked, self.language = read_question(graph, self.question)
         turns = self.history[-2 * EARLIER_TURNS :]
         if turns:
             # what the user asked about; a turn that wrote numbers rated what it named ("Rate
@@ -664,6 +662,15 @@ class _Run:
             candidates=self.candidates,
             result=result,
         )
+
+
+def read_question(graph: Reader | None, question: str) -> tuple[Linked, Language]:
+    """What the question names and its language: linked to the graph, its language read without
+    the titles and names (they are no language's words: "Rate Gattaca a 4" is not Italian),
+    then its numbers written in words in that language ("trois étoiles")."""
+    linked = link(graph, question)
+    language = detect_language(question, linked.name_spans())
+    return with_spelled(linked, question, language), language
 
 
 def _answered(run: _Run) -> str | None:

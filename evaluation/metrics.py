@@ -95,7 +95,11 @@ def score(question: Question, outcome: Outcome) -> Score:
         facts_total=total,
         invented=len(outcome.invented),
         unrequested_writes=sum(1 for name in outcome.writes if name not in asked)
-        + sum(1 for use in outcome.tools if use.wrote and not _stated(use, accepted, asked)),
+        + sum(
+            1
+            for use in outcome.tools
+            if use.wrote and use.tool in asked and not _stated(use, accepted)
+        ),
         cut=outcome.cut,
         other_language=outcome.answer_language not in (None, question.language),
     )
@@ -165,14 +169,10 @@ def percentile(values: Sequence[float], pct: float) -> float | None:
     return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
 
 
-def _stated(
-    use: ToolUse, accepted: list[tuple[str | None, dict[str, Any]]], asked: set[str]
-) -> bool:
-    """Whether a call that wrote stored what the question states: a tool it does not ask for is
-    counted apart (`outcome.writes`); one it asks for wrote what it states when its arguments
-    are those expected of that tool (any, where none are)."""
-    if use.tool not in asked:
-        return True
+def _stated(use: ToolUse, accepted: list[tuple[str | None, dict[str, Any]]]) -> bool:
+    """Whether a call to a tool the question asks for stored what it states: its arguments are
+    those expected of that tool (any, where none are). A write by a tool it does not ask for is
+    counted from `outcome.writes`."""
     options = [args for tool, args in accepted if _same_tool(tool, use.tool)]
     return any(all(_matches(v, use.input.get(k)) for k, v in args.items()) for args in options)
 

@@ -11,10 +11,7 @@ import pytest
 
 from agent.cli import Conversation
 from agent.grammar import tool_input_schema
-from agent.language import detect_language
-from agent.loop import Agent
-from semantic_layer.linking.linker import link
-from semantic_layer.linking.numbers import with_spelled
+from agent.loop import Agent, read_question
 from semantic_layer.session import Session
 from semantic_layer.tools import build_tools
 from tests.agent.fakes import ScriptedLLM, ScriptedTool, final
@@ -54,8 +51,7 @@ def test_a_number_in_words_leaves_the_rating_to_the_model(movie_graph: Any) -> N
     them: "Heat is one of my favourites" gives no rating of 1."""
     memory = next(t for t in build_tools() if t.name == "memory")
     for question in ("Je mets une étoile à Grease", "Heat is one of my favourites, note it"):
-        linked = link(movie_graph, question)
-        linked = with_spelled(linked, question, detect_language(question, linked.name_spans()))
+        linked, _ = read_question(movie_graph, question)
         assert linked.spelled and not linked.numbers
         rating = tool_input_schema(memory, linked)["properties"]["rating"]
         assert "enum" not in rating and rating["maximum"] == 5
@@ -70,8 +66,7 @@ def test_a_statement_with_a_number_in_words_may_rate_what_it_points_at(movie_gra
     memory = next(t for t in build_tools() if t.name == "memory")
 
     def rating(question: str) -> Any:
-        linked = link(movie_graph, question)
-        linked = with_spelled(linked, question, detect_language(question, linked.name_spans()))
+        linked, _ = read_question(movie_graph, question)
         return tool_input_schema(memory, linked)["properties"]["rating"]
 
     for statement in ("Such a great film. Give it four stars", "Gib ihm zwei Sterne, bitte"):

@@ -8,10 +8,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from agent.language import detect_language
+from agent.loop import read_question
 from agent.prompt import PROMPTS_DIR, describe_linked
-from semantic_layer.linking.linker import link
-from semantic_layer.linking.numbers import with_spelled
 from semantic_layer.tools import build_tools
 
 FOUND = "Found in the graph: "
@@ -42,8 +40,7 @@ def test_every_example_shows_what_linking_finds_and_calls_a_tool_as_it_accepts(
     examples = _examples()
     assert len(examples) >= 10 and all(calls for _, _, calls in examples)
     for question, found, calls in examples:
-        linked = link(movie_graph, question)  # and its numbers in words, as the agent reads them
-        linked = with_spelled(linked, question, detect_language(question, linked.name_spans()))
+        linked, _ = read_question(movie_graph, question)  # as the agent reads it
         assert describe_linked(linked) == found, question
         for call in calls:
             tool = tools[call["action"]]
