@@ -73,7 +73,7 @@ def movie_mentions(graph: Reader, text: str, found: list[Word]) -> list[MovieMen
         best: dict[tuple[int, int], MovieMatch] = {}
         for name in names:
             key = normalize_title(name)
-            for span, score in _runs(text, found, key, normalize_title):
+            for span, score in _runs(text, found, key, normalize_title, name):
                 match = MovieMatch(
                     movie_id=row["movieId"],
                     title=row["title"],
@@ -121,9 +121,12 @@ def person_mentions(graph: Reader, text: str, found: list[Word]) -> list[PersonM
     for row in hits:
         key = row.get("nameNorm") or normalize_name(row["name"])
         surname = last_name(key, particles)
-        runs = list(_runs(text, found, key, normalize_name))
+        runs = list(_runs(text, found, key, normalize_name, row["name"]))
         if len(surname) >= SURNAME_MIN_CHARS:  # "films by Nolan", "anything with De Niro"
-            runs += [(span, SURNAME) for span, _ in _runs(text, found, surname, normalize_name)]
+            runs += [
+                (span, SURNAME)
+                for span, _ in _runs(text, found, surname, normalize_name, row["name"])
+            ]
         for span, score in runs:
             at = (span.first, span.last)
             places[at] = span
@@ -228,14 +231,23 @@ def _aliases(row: dict[str, Any]) -> list[str]:
     return [a for a in text.split(ALIAS_SEPARATOR) if a] if text else []
 
 
-def _runs(text: str, found: list[Word], key: str, normalize: Any) -> Iterable[tuple[Span, float]]:
-    """The runs of words in `text` that read as the name keyed `key`, with how alike. A run
+def _runs(
+    text: str, found: list[Word], key: str, normalize: Any, name: str
+) -> Iterable[tuple[Span, float]]:
+    """The runs of words in `text` that read as `name`, keyed `key`, with how alike. A run
     may have a word fewer than the key (a sign the key writes as a word: "Batman & Robin" is
-    two words of text and "batman and robin") or one more (a leading article)."""
+    two words of text and "batman and robin") or one more (a leading article: "The Matrix" for
+    *Matrix, The*). An article the name does not have is no word of it: "a Titanic" in
+    "¿Qué nota le puse a Titanic?" is written "Titanic", so the question's own words are
+    still read as its language."""
     size = len(key.split())
     if not size:
         return
+    own = {w.folded for w in words_of(name)}
     for span in spans(text, found, range(max(1, size - 1), size + 2)):
+        opening = found[span.first].folded
+        if span.last > span.first and opening in ARTICLES and opening not in own:
+            continue
         typed = normalize(span.text)
         if not typed or len(typed.split()) != size:
             continue

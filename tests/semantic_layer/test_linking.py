@@ -51,6 +51,23 @@ def test_a_title_is_found_however_it_is_written(
     assert question[mention.start : mention.end] == mention.text
 
 
+@pytest.mark.parametrize(
+    ("question", "written"),
+    [
+        ("¿Qué nota le puse a Titanic?", "Titanic"),  # "a": no word of *Titanic*
+        ("Je mets une étoile à Grease", "Grease"),  # "à" folds to the article "a"
+        ("Something like the matrix, please.", "the matrix"),  # *Matrix, The*: its own
+        ("I loved A Beautiful Mind", "A Beautiful Mind"),
+    ],
+)
+def test_a_mention_is_written_with_the_titles_own_words_only(
+    tools_graph: Any, question: str, written: str
+) -> None:
+    """What the question writes of the title, so that the rest is read as its language: an
+    article the title does not have is the question's word."""
+    assert [m.text for m in link(tools_graph, question).strong_movies()] == [written]
+
+
 def test_people_are_found_by_full_name_with_a_possessive_and_by_surname(
     tools_graph: Any,
 ) -> None:
@@ -173,7 +190,7 @@ def test_ordinary_words_that_are_also_titles_are_at_most_weak(
     ("question", "genres", "written"),
     [
         # *Scary Movie* (2000), rated by 50 viewers: the words are the genre
-        ("A scary movie for tonight, please", ["Horror"], "A scary movie"),
+        ("A scary movie for tonight, please", ["Horror"], "scary movie"),
         ("Who was the first man on the moon?", [], "man on the moon"),  # *Man on the Moon*: 39
     ],
 )
