@@ -29,9 +29,9 @@ from sentencex import segment
 from agent.language import detect_language, reads_as
 from semantic_layer.linking.genres import genre_of
 from semantic_layer.linking.linker import link
-from semantic_layer.linking.mentions import Linked, MovieMention, YearsMention
-from semantic_layer.linking.names import year_after
-from semantic_layer.normalize import fold
+from semantic_layer.linking.mentions import Linked, MovieMention, PersonMention, YearsMention
+from semantic_layer.linking.names import SURNAME, names_someone, year_after
+from semantic_layer.normalize import STOPWORDS, fold
 from semantic_layer.resolve.reader import Reader
 from semantic_layer.tools.payloads import (
     Film,
@@ -51,6 +51,7 @@ _NUMBER = re.compile(r"(?<![0-9])[0-9]+(?:[.,][0-9]+)?(?![0-9])")  # ASCII digit
 _YEAR = re.compile(r"(?<![0-9.,])([12][0-9]{3})(?![0-9])(?![.,][0-9])")  # 1000-2099: below
 _DECIMAL = re.compile(r"(?<![0-9.,])([0-9]{1,2})[.,]([0-9]{1,2})(?![0-9])(?![.,][0-9])")
 _WORD = re.compile(r"\w+")
+_WORD_BEFORE = re.compile(r"(\w[\w'-]*)\s+$")  # the word right before a name, as written
 _SEMICOLON = re.compile(r";\s+")  # not inside a word: the title "Steins;Gate" stays whole
 LAST_YEAR = 2099  # a four-digit number up to this is read as a year
 RATING_SCALE = 10  # decimals up to this are ratings (MovieLens /5, IMDb /10) and are checked
@@ -349,7 +350,26 @@ def _names(linked: Linked, facts: Facts, sentence: str) -> list[str]:
         names = {fold(c.name) for c in person.candidates}
         if not names & facts.people and not any(n in t for n in names for t in facts.texts):
             problems.append(f"person {person.best.name}")
+    for person in linked.people:  # weak ones too: "Neil" makes "Mann" part of a longer name
+        if names_someone(person.best) and (given := _other_given_name(sentence, person)):
+            problems.append(f"person {given} {person.text}: the rows hold {person.best.name}")
     return problems
+
+
+def _other_given_name(sentence: str, person: PersonMention) -> str | None:
+    """The name written right before a last name the linker found alone, when none of the
+    people of that last name bears it: "Neil Armstrong acted in ..." names someone the rows
+    do not hold, though the rows hold Curtis Armstrong. None where the last name stands alone
+    ("films by Nolan") or after an ordinary word ("The Nolan film")."""
+    if person.best.score > SURNAME:
+        return None  # found by the full name
+    before = _WORD_BEFORE.search(sentence[: person.start])
+    if before is None or not before.group(1)[:1].isupper():
+        return None
+    given = fold(before.group(1))
+    if given in STOPWORDS or any(given in fold(c.name).split() for c in person.candidates):
+        return None
+    return before.group(1)
 
 
 def _relations(linked: Linked, facts: Facts) -> list[str]:

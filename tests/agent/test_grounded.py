@@ -49,6 +49,17 @@ def test_a_person_the_rows_do_not_link_to_the_movie_is_an_invented_relation(
     assert problems and "Tom Hanks" in problems[0]
 
 
+def test_a_last_name_after_another_given_name_is_someone_the_rows_do_not_hold(
+    movie_graph: Any,
+) -> None:
+    """"Neil Mann" is not Michael Mann, though "Mann" alone would be."""
+    for answer in ("Heat (1995) was directed by Neil Mann.", "Neil Mann directed Heat (1995)."):
+        problems = unsupported(answer, [heat_card()], movie_graph)
+        assert any("Neil Mann" in p for p in problems), answer
+    for held in ("Heat (1995) was directed by Mann.", "Heat (1995) is a Michael Mann film."):
+        assert unsupported(held, [heat_card()], movie_graph) == []
+
+
 def test_help_text_is_not_a_fact(movie_graph: Any) -> None:
     smalltalk = ToolResult(tool="smalltalk", message="I'm a movie assistant.",
                            data=SmalltalkReply(examples=["Recommend something like Heat"]))  # fmt: skip

@@ -140,3 +140,19 @@ def test_an_unknown_code_is_refused_with_a_sentence() -> None:
 def test_a_lone_surrogate_is_read_past() -> None:
     assert detect_language("Who directed \ud800Heat?") == "en"
     assert detect_language("Wer hat bei \udfffAlien Regie geführt?") == "de"
+
+
+@pytest.mark.parametrize(
+    ("question", "name", "language"),
+    [
+        ("¿Qué nota le puse a Titanic?", "Titanic", "es"),  # letters alone read French
+        ("¡Hola! Algo para ver", "", "es"),
+        ("Who starred in ¡Three Amigos!?", "Three Amigos", "en"),  # the title's mark, not its
+    ],
+)
+def test_a_question_opened_with_an_inverted_mark_is_spanish(
+    question: str, name: str, language: str
+) -> None:
+    """The one mark of punctuation only Spanish writes decides, where it opens the question's
+    own words."""
+    assert detect_language(question, [_span(question, name)] if name else []) == language
