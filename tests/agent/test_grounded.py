@@ -52,7 +52,7 @@ def test_a_person_the_rows_do_not_link_to_the_movie_is_an_invented_relation(
 def test_a_last_name_after_another_given_name_is_someone_the_rows_do_not_hold(
     movie_graph: Any,
 ) -> None:
-    """"Neil Mann" is not Michael Mann, though "Mann" alone would be."""
+    """ "Neil Mann" is not Michael Mann, though "Mann" alone would be."""
     for answer in ("Heat (1995) was directed by Neil Mann.", "Neil Mann directed Heat (1995)."):
         problems = unsupported(answer, [heat_card()], movie_graph)
         assert any("Neil Mann" in p for p in problems), answer
