@@ -22,7 +22,8 @@
    from the rows in the question's language (`agent.render`). A result that is an answer by
    itself ends the turn without another model call, rendered: candidates to choose from (the
    answer asks which one, unless a year the question writes picks one of them: then the model
-   may call again with it), a rating stored or read, what the agent does (`answers_itself`).
+   may call again with it), a rating stored or read, what the agent does, the filmography of
+   the one person a question asks about (the payload's `answers`).
 
 Nothing the model writes can raise: unusable replies and invalid arguments go back to it as
 corrections, the last allowed step admits only a Final Answer, and limits end in a default
@@ -676,19 +677,28 @@ def read_question(graph: Reader | None, question: str) -> tuple[Linked, Language
 def _answered(run: _Run) -> str | None:
     """The answer, when the tool that just ran gave one by itself: titles or people to choose
     from (the answer asks which one), or a card that states all an answer can say (a rating
-    stored or read, what the agent does). It is rendered in the question's language without
-    another model call: the model's answer could only repeat it, or misstate it."""
+    stored or read, what the agent does, the films of the one person asked about). It is
+    rendered in the question's language without another model call: the model's answer could
+    only repeat it, or misstate it."""
     result = run.steps[-1].result
     if run.candidates and _one_dated(run.candidates, run.linked):
         return None  # "the 2002 Solaris": the question says which; the model may ask for it
     if run.candidates:
         answer, why = which_one(run.candidates, run.language), "candidates to choose from"
-    elif result is not None and result.ok and getattr(result.data, "answers_itself", False):
+    elif result is not None and result.ok and _answers(result.data, run.named()):
         answer, why = render_answer([result], run.language), "the result is the answer"
     else:
         return None
     run.rendered = [why]
     return answer
+
+
+def _answers(data: Any, named: Linked) -> bool:
+    """Whether a tool's payload states all an answer to the question can say (`answers`)."""
+    answers = getattr(data, "answers", None)
+    if not callable(answers):  # a declared tool's rows, a foreign tool's record
+        return False
+    return bool(answers(named.names(), narrowed=bool(named.genres or named.years)))
 
 
 def _renamed_title(reply: str) -> str:

@@ -36,7 +36,7 @@ __all__ = ["capabilities", "render_answer", "step_limit", "which_one"]
 DEFAULT_LANGUAGE = "en"
 RENDER_DIR = "render"
 MAIN_CAST = 4  # actors named for a movie
-FILMS_PER_ROLE = 5  # films listed per role (directed, acted in) for a person
+FILMS_PER_ROLE = 10  # films listed per role (directed, acted in) for a person
 RECOMMENDED = 5  # recommendations listed
 ROWS = 5  # rows of a declared tool listed
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -99,28 +99,23 @@ def _films(films: Sequence[Film], language: str) -> str:
 
 
 def _person(card: PersonCard, language: str) -> str:
-    """Both roles, best known first as the card orders them, with the counts of all."""
-    lines = []
-    if card.directed:
-        lines.append(
-            _say(
-                language,
-                "person_directed",
-                name=card.name,
-                count=str(card.directed_count),
-                films=_films(card.directed, language),
-            )
+    """The roles the question asked about (what someone directed, or acted in), or every role
+    they have when it asked about neither or they have no film in those it asked about; best
+    known first as the card orders them, with the counts of all."""
+    unread = card.unread_by_the_model()
+    roles = [
+        (template, films, count, field)
+        for template, films, count, field in (
+            ("person_directed", card.directed, card.directed_count, "directed"),
+            ("person_acted", card.acted_in, card.acted_in_count, "acted_in"),
         )
-    if card.acted_in:
-        lines.append(
-            _say(
-                language,
-                "person_acted",
-                name=card.name,
-                count=str(card.acted_in_count),
-                films=_films(card.acted_in, language),
-            )
-        )
+        if films
+    ]
+    asked = [role for role in roles if role[3] not in unread]
+    lines = [
+        _say(language, template, name=card.name, count=str(count), films=_films(films, language))
+        for template, films, count, _ in asked or roles
+    ]
     return "\n".join(lines) or _say(language, "person_none", name=card.name)
 
 

@@ -11,7 +11,7 @@ a foreign tool's structured output is a `Record`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Self
 
@@ -113,6 +113,12 @@ class _Card(BaseModel):
             for name, field in type(self).model_fields.items()
             if (answers := _topics_of(field)) and not answers & self._topics
         )
+
+    def answers(self, named: Collection[str], *, narrowed: bool) -> bool:
+        """Whether this card states all an answer to the question can say, so the agent renders
+        the answer from it: `named` are the movies and people the question names, `narrowed`
+        whether it also names genres or years the card cannot sort by."""
+        return self.answers_itself
 
     def read_by_the_model_as(self) -> dict[str, Any]:
         """Fields the model reads in a shorter form than other readers get (field name ->
@@ -244,6 +250,13 @@ class PersonCard(_Card):
         asked = frozenset(topics)
         roles = frozenset().union(*(_topics_of(f) for f in type(self).model_fields.values()))
         return super().asked_about(asked) if asked & roles else self
+
+    def answers(self, named: Collection[str], *, narrowed: bool) -> bool:
+        """Asked about this person and nothing else ("What has Sidney Lumet directed?", "Tell me
+        about Kurosawa"), the filmography is the answer: the model's could only name fewer of
+        its films, or misstate one. A question that also names a movie, someone else, a genre
+        or years ("Did Tom Hanks act in Big?", "Spielberg's films of the 90s") is the model's."""
+        return not narrowed and set(named) <= {self.name}
 
 
 class StoredRating(Film):

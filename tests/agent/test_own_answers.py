@@ -4,6 +4,7 @@ that is an answer by itself), in the language of the question."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from agent import Agent
 from agent.language import detect_language
 from agent.render import step_limit, which_one
 from semantic_layer.resolve.candidate import Candidate
+from semantic_layer.tools import build_tools
 from semantic_layer.tools.contract import ToolContext
 from semantic_layer.tools.payloads import MovieCard, SmalltalkReply, StoredRating, YourRating
 from semantic_layer.tools.result import ToolResult
@@ -116,3 +118,40 @@ def test_a_card_of_facts_is_answered_by_the_model(tools: list[ScriptedTool]) -> 
     llm = ScriptedLLM(call("information", entity="Heat"), final("Michael Mann directed it."))
     assert Agent(llm, tools).ask("Who directed Heat?").answer == "Michael Mann directed it."
     assert len(llm.requests) == 2
+
+
+FIVE = (
+    "Tom Hanks was in Forrest Gump (1994), Toy Story (1995), Apollo 13 (1995), Saving Private "
+    "Ryan (1998) and Catch Me If You Can (2002)."
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "calls"),
+    [
+        ("What has Tom Hanks acted in?", 1),
+        ("¿En qué películas sale Tom Hanks?", 1),
+        ("Did Tom Hanks act in Big?", 2),  # a movie too: the model answers
+        ("Which comedies has Tom Hanks been in?", 2),  # a genre the card cannot sort by
+        ("What did Tom Hanks star in during the 90s?", 2),  # years, likewise
+    ],
+)
+def test_the_films_of_the_one_person_asked_about_are_the_answer(
+    movie_graph: Any, question: str, calls: int
+) -> None:
+    """Asked about one person and nothing else, the filmography is rendered (ten films a role,
+    with years and the count of all) and the model is not asked again; a question that also
+    names a movie, a genre or years is the model's to answer from the card."""
+    llm = ScriptedLLM(
+        call("film_facts", entity="Tom Hanks", about=["cast"], entity_type="person"),
+        final(FIVE),
+        context=8192,
+    )
+    result = Agent(llm, build_tools()).ask(question, context=ToolContext(movie_graph))
+    assert len(result.llm_calls) == calls and result.stop_reason == "answer"
+    if calls == 2:
+        assert result.answer == FIVE
+        return
+    english = question.startswith("What")
+    assert result.answer.startswith("Films with" if english else "Películas en las que actúa")
+    assert len(re.findall(r"\(\d{4}\)", result.answer)) == 10

@@ -71,6 +71,11 @@ EASTWOOD = PersonCard(
         _film(5, "Escape from Alcatraz", 1979),
         _film(6, "In the Line of Fire", 1993),
         _film(7, "Space Cowboys", 2000),
+        _film(9, "The Good, the Bad and the Ugly", 1966),
+        _film(10, "A Fistful of Dollars", 1964),
+        _film(11, "For a Few Dollars More", 1965),
+        _film(12, "Where Eagles Dare", 1968),
+        _film(13, "Hang 'Em High", 1968),
     ],
     acted_in_count=24,
     directed=[
@@ -123,16 +128,35 @@ def test_a_movie_card_asked_about_some_of_its_facts_is_answered_with_those() -> 
     assert year == render_answer([_ok(JAWS)], "en")
 
 
-def test_a_person_gets_five_films_a_role_in_the_cards_order_with_years_and_counts() -> None:
+def test_a_person_gets_ten_films_a_role_in_the_cards_order_with_years_and_counts() -> None:
     answer = render_answer([_ok(EASTWOOD, "person")], "en")
-    acted = [f.label for f in EASTWOOD.acted_in[:5]]
+    acted = [f.label for f in EASTWOOD.acted_in[:10]]
     positions = [answer.index(label) for label in acted]
     assert positions == sorted(positions)
-    assert "In the Line of Fire" not in answer and "Space Cowboys" not in answer
+    assert "Where Eagles Dare" not in answer and "Hang 'Em High" not in answer
     assert "Mystic River (2003)" in answer
     assert "24" in answer and "2 " in answer
     directed_line, acted_line = answer.splitlines()
     assert "Mystic River" in directed_line and "Unforgiven" in acted_line
+
+
+def test_a_person_asked_about_one_role_gets_that_role_or_every_role_they_have() -> None:
+    """ "What has Clint Eastwood directed?": his films as director; asked what Mystic River's
+    director acted in when he acted in none, the films he directed rather than nothing."""
+    directed = render_answer([_ok(EASTWOOD.asked_about(["directors"]), "person")], "en")
+    assert directed.startswith("Films directed by Clint Eastwood (2 in the graph)")
+    assert "Unforgiven" not in directed and "\n" not in directed
+    director = PersonCard(
+        name="Sofia Coppola",
+        acted_in=[],
+        acted_in_count=0,
+        directed=[_film(20, "Lost in Translation", 2003)],
+        directed_count=1,
+    )
+    as_actor = render_answer([_ok(director.asked_about(["cast"]), "person")], "en")
+    assert (
+        as_actor == "Films directed by Sofia Coppola (1 in the graph): Lost in Translation (2003)."
+    )
 
 
 def test_a_person_with_five_films_in_all_gets_all_five() -> None:
