@@ -89,7 +89,7 @@ from agent.render import capabilities, render_answer, step_limit, which_one
 from agent.result import AgentResult, LLMCall, StopReason, Timings, ToolStep
 from agent.streaming import FinalAnswerStream, ObjectEnd
 from semantic_layer.errors import ToolArgumentsError
-from semantic_layer.linking.arguments import dated_arguments
+from semantic_layer.linking.arguments import dated_arguments, linked_names
 from semantic_layer.linking.linker import link
 from semantic_layer.linking.mentions import Linked
 from semantic_layer.linking.numbers import with_spelled
@@ -698,7 +698,8 @@ def _answers(data: Any, named: Linked) -> bool:
     answers = getattr(data, "answers", None)
     if not callable(answers):  # a declared tool's rows, a foreign tool's record
         return False
-    return bool(answers(named.names(), narrowed=bool(named.genres or named.years)))
+    names = linked_names(named, "movie person")
+    return bool(answers(names, narrowed=bool(named.genres or named.years)))
 
 
 def _renamed_title(reply: str) -> str:

@@ -146,12 +146,6 @@ class Linked(BaseModel):
         """Whether the text writes `year`, alone or in a range ("2002", "the 90s")."""
         return year is not None and any(y.first <= year <= y.last for y in self.years)
 
-    def names(self) -> list[str]:
-        """The titles of the movies and the names of the people the text names (strongly)."""
-        return [m.best.title for m in self.strong_movies()] + [
-            p.best.name for p in self.strong_people()
-        ]
-
     def mentions(self) -> list[MovieMention | PersonMention]:
         """The movies and people, movies first."""
         return [*self.movies, *self.people]

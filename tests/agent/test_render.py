@@ -141,8 +141,8 @@ def test_a_person_gets_ten_films_a_role_in_the_cards_order_with_years_and_counts
 
 
 def test_a_person_asked_about_one_role_gets_that_role_or_every_role_they_have() -> None:
-    """ "What has Clint Eastwood directed?": his films as director; asked what Mystic River's
-    director acted in when he acted in none, the films he directed rather than nothing."""
+    """ "What has Clint Eastwood directed?": his films as director; asked what Sofia Coppola
+    acted in when the card holds no film she acted in, the films she directed, not nothing."""
     directed = render_answer([_ok(EASTWOOD.asked_about(["directors"]), "person")], "en")
     assert directed.startswith("Films directed by Clint Eastwood (2 in the graph)")
     assert "Unforgiven" not in directed and "\n" not in directed
