@@ -15,8 +15,9 @@
 4. **Typed tool.** The arguments are validated once by the tool's input model, checked against
    the graph by the tool (`Tool.check`), and the tool runs; its result goes back as a compact
    Observation (`agent.observation`). A name nothing in the graph is called ("Il Padrino") is
-   asked of the model once, in a short constrained reply, as the film's English title; a read
-   runs again with it when the graph holds that title by name (`_renamed`).
+   asked of the model once, in a short constrained reply, as the film's English title and its
+   year; a read runs again with it when the graph holds that title by name, or a look-alike of
+   it of that year (`_renamed`).
 5. **Grounded answer.** The Final Answer may state only what the rows hold (`agent.grounded`);
    a draft that names something else, or that was cut off, is replaced by an answer rendered
    from the rows in the question's language (`agent.render`). A result that is an answer by
@@ -93,7 +94,7 @@ from semantic_layer.linking.arguments import dated_arguments, linked_names
 from semantic_layer.linking.linker import link
 from semantic_layer.linking.mentions import Linked
 from semantic_layer.linking.numbers import with_spelled
-from semantic_layer.resolve.kind import held_by_name
+from semantic_layer.resolve.kind import recalled_title
 from semantic_layer.resolve.reader import Reader
 from semantic_layer.tools.contract import Tool, ToolContext
 from semantic_layer.tools.result import Candidate, ToolResult
@@ -115,9 +116,10 @@ RENAMED_TOKENS = 40  # the reply naming a film's English title
 
 
 class Renamed(BaseModel):
-    """The reply that names the title the graph may hold a film under."""
+    """The reply that names the title the graph may hold a film under, and its year."""
 
     title: str = Field(max_length=120)
+    year: int | None = None
 
 
 RENAMED_SCHEMA = Renamed.model_json_schema()
@@ -494,23 +496,25 @@ class Agent:
     ) -> Iterator[AgentEvent]:
         """Nothing in the graph is called what was typed ("Il Padrino"): the model is asked, in
         one short constrained reply, for the title the graph may hold it under (its English
-        title, its spelling), and the call runs again with it, once a question. Only a title or
-        name the graph holds as written counts, and not one of the look-alikes already offered
+        title, its spelling) and its year, and the call runs again with it, once a question.
+        The look-alikes the result offers are not shown (the model copied them); a title the
+        graph holds as written counts, or the one look-alike of it of that year (title and year
+        recalled together: `recalled_title`), and not one of the look-alikes of what was typed
         (the user chooses among those); else the result stands as it was."""
         typed, graph = result.unmatched or "", run.context.graph
         run.renamed = True
         last = run.scratchpad[-1]
-        asked = f"{last.observation}\n{self._prompt.unmatched(typed)}"
+        asked = self._prompt.unmatched(typed)
         run.scratchpad[-1] = ScratchpadStep(reply=last.reply, observation=asked, retry=True)
         messages = self._messages(run, final_only=False)
         text = yield from self._short_reply(run, step, messages, RENAMED_SCHEMA, RENAMED_TOKENS)
-        title = _renamed_title(text)
+        reply = _renamed(text)
         names = (n for c in result.candidates for n in (c.label, c.title, c.name) if n)
         offered = {name.casefold() for name in (typed, *names)}
+        title = None if graph is None else recalled_title(graph, reply.title, reply.year)
         if (
-            graph is None
+            title is None
             or title.casefold() in offered
-            or not held_by_name(graph, title)
             or (renamed := _replaced(arguments, typed, title)) == arguments
         ):
             run.scratchpad[-1] = last  # as if never asked: the answer reads the result
@@ -702,12 +706,13 @@ def _answers(data: Any, named: Linked) -> bool:
     return bool(answers(names, narrowed=bool(named.genres or named.years)))
 
 
-def _renamed_title(reply: str) -> str:
-    """The title in a `Renamed` reply, or "" when there is none."""
+def _renamed(reply: str) -> Renamed:
+    """A `Renamed` reply, its title stripped; an empty title when the reply is not one."""
     try:
-        return Renamed.model_validate_json(reply).title.strip()
+        renamed = Renamed.model_validate_json(reply)
     except ValidationError:
-        return ""
+        return Renamed(title="")
+    return renamed.model_copy(update={"title": renamed.title.strip()})
 
 
 def _replaced(value: Any, typed: str, title: str) -> Any:

@@ -8,7 +8,7 @@ whether to read the name as the other kind or to send the call back, before anyt
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Literal
+from typing import Any, Literal
 
 from semantic_layer.errors import AmbiguousEntityError, EntityNotFoundError, InvalidInputError
 from semantic_layer.resolve.movies import resolve_movie
@@ -40,6 +40,28 @@ def held_by_name(graph: Reader, text: str) -> bool:
     """Whether `text` is a title or a name the graph holds (exactly or normalized), not only
     a look-alike of one."""
     return any(fit(graph, text, kind) == Fit.BY_NAME for kind in ("movie", "person"))
+
+
+RECALLED_YEARS = 3  # how far a small model's recollection of a film's year may be off
+
+
+def recalled_title(graph: Reader, title: str, year: int | None) -> str | None:
+    """The film the graph holds, as a model recalls it by title and year: the label (title and
+    year) of a film called `title`, or of the closest look-alike of it, that came out within
+    `RECALLED_YEARS` of `year` ("Return to the Future", 1985: *Back to the Future (1985)*);
+    None when none did ("White Heat", 1957, is a film of 1949: not the one meant). Without a
+    year, `title` when the graph holds it by name."""
+    if year is None:
+        return title if held_by_name(graph, title) else None
+    found: list[Any]
+    try:
+        found = [resolve_movie(graph, title)]  # one film of the name, or a misspelling's match
+    except AmbiguousEntityError as e:
+        found = e.candidates  # several of the name, or look-alikes, the closest first
+    except (EntityNotFoundError, InvalidInputError):
+        return None
+    dated = [f.label for f in found if f.year is not None and abs(f.year - year) <= RECALLED_YEARS]
+    return dated[0] if dated else None
 
 
 def other(kind: Kind) -> Kind:

@@ -1,6 +1,7 @@
 """A name nothing in the graph is called ("Il Padrino"): the model is asked once, in a short
-constrained reply, for the title the graph holds it under, and the call runs again with it;
-a reply that adds nothing the graph holds by name leaves the result as it was."""
+constrained reply, for the title the graph holds it under and its year, and the call runs
+again with the film whose title and year agree with it; a reply that names no such film
+leaves the result as it was."""
 
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ from tests.agent.fakes import ScriptedLLM, call, final
 QUESTION = "Consigliami qualcosa come Il Padrino."
 
 
-def _title(title: str) -> str:
-    return json.dumps({"title": title})
+def _title(title: str, year: int | None = None) -> str:
+    return json.dumps({"title": title} if year is None else {"title": title, "year": year})
 
 
 def _ask(movie_graph: Any, *replies: str, question: str = QUESTION) -> tuple[Any, ScriptedLLM]:
@@ -43,8 +44,44 @@ def test_a_title_in_another_language_is_asked_for_in_english_and_the_call_runs_a
     asked = llm.requests[1]
     assert asked.json_schema == RENAMED_SCHEMA
     assert '"Il Padrino"' in asked.messages[-1].content
-    assert asked.messages[-1].content.endswith('Reply as JSON: {"title": "..."}.')
+    assert asked.messages[-1].content.endswith('Reply as JSON: {"title": "...", "year": ...}.')
     assert len(result.llm_calls) == 3
+
+
+def test_a_literal_translation_of_the_right_year_finds_the_film(movie_graph: Any) -> None:
+    """ "Ritorno al futuro" recalled as "Return to the Future" (1985): the graph holds no film of
+    that name, but its closest look-alike of that year is *Back to the Future*, which the call
+    then reads."""
+    result, _ = _ask(
+        movie_graph,
+        call("film_facts", entity="Ritorno al futuro", about=["year"], entity_type="movie"),
+        _title("Return to the Future", 1985),
+        final("Back to the Future è uscito nel 1985."),
+        question="In che anno è uscito Ritorno al futuro?",
+    )
+    assert [s.input["entity"] for s in result.steps] == [
+        "Ritorno al futuro",
+        "Back to the Future (1985)",
+    ]
+    assert result.steps[1].result is not None and result.steps[1].result.ok
+    assert result.steps[1].result.data.title == "Back to the Future"
+
+
+def test_a_film_held_by_name_of_another_year_is_not_the_one_meant(movie_graph: Any) -> None:
+    """ "Der weiße Hai" recalled as "White Heat" (1957): the graph's *White Heat* is of 1949, a
+    guess that title and year do not agree on; the user is asked about the look-alikes of what
+    they typed instead, and no film is answered about. The model asked for the title is not
+    shown those look-alikes (it copied them, year and all)."""
+    result, llm = _ask(
+        movie_graph,
+        call("film_facts", entity="Der weiße Hai", about=["directors"], entity_type="movie"),
+        _title("White Heat", 1957),
+        question="Wer hat Der weiße Hai gedreht?",
+    )
+    assert [s.input["entity"] for s in result.steps] == ["Der weiße Hai"]
+    assert "White Heat" not in result.answer
+    assert [c.title for c in result.candidates] == ["The White Ribbon"]
+    assert "White Ribbon" not in llm.requests[1].messages[-1].content
 
 
 def test_a_reply_the_graph_does_not_hold_by_name_leaves_the_result_as_it_was(

@@ -182,3 +182,25 @@ def test_a_name_nothing_is_called_is_said_apart_from_names_several_films_share(
     assert held_by_name(movie_graph, "The Godfather") and held_by_name(movie_graph, "tom hanks")
     assert not held_by_name(movie_graph, "The Silent Night")  # only Silent Night, Deadly Night
     assert not held_by_name(movie_graph, "Il Padrino")
+
+
+@pytest.mark.parametrize(
+    ("title", "year", "film"),
+    [
+        ("Return to the Future", 1985, "Back to the Future (1985)"),  # a literal translation
+        ("The Silence of the Innocents", 1993, "The Silence of the Lambs (1991)"),
+        ("The Godfather", 1972, "The Godfather (1972)"),
+        ("Hamlet", 1996, "Hamlet (1996)"),  # several of the name: the one of that year
+        ("White Heat", 1957, None),  # held by name, but of 1949
+        ("The White Shark", 1975, None),  # its look-alikes are of other years
+        ("Le Voyage de Chihiro", 2001, None),  # nothing like it in the graph
+        ("The Godfather", None, "The Godfather"),  # no year: held by name is enough
+        ("Return to the Future", None, None),
+    ],
+)
+def test_a_film_recalled_by_title_and_year_is_one_whose_title_and_year_agree(
+    movie_graph: Any, title: str, year: int | None, film: str | None
+) -> None:
+    from semantic_layer.resolve.kind import recalled_title
+
+    assert recalled_title(movie_graph, title, year) == film
