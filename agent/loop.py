@@ -17,7 +17,7 @@
    Observation (`agent.observation`). A name nothing in the graph is called ("Il Padrino") is
    asked of the model once, in a short constrained reply, as the film's English title and its
    year; a read runs again with it when the graph holds that title by name, or a look-alike of
-   it of that year (`_renamed`).
+   it, of about that year (`_renamed`).
 5. **Grounded answer.** The Final Answer may state only what the rows hold (`agent.grounded`);
    a draft that names something else, or that was cut off, is replaced by an answer rendered
    from the rows in the question's language (`agent.render`). A result that is an answer by
@@ -498,8 +498,8 @@ class Agent:
         one short constrained reply, for the title the graph may hold it under (its English
         title, its spelling) and its year, and the call runs again with it, once a question.
         The look-alikes the result offers are not shown (the model copied them); a title the
-        graph holds as written counts, or the one look-alike of it of that year (title and year
-        recalled together: `recalled_title`), and not one of the look-alikes of what was typed
+        graph holds as written counts, or its closest look-alike, of about that year (title and
+        year recalled together: `recalled_title`), and not one of the look-alikes of what was typed
         (the user chooses among those); else the result stands as it was."""
         typed, graph = result.unmatched or "", run.context.graph
         run.renamed = True

@@ -50,8 +50,9 @@ def recalled_title(graph: Reader, title: str, year: int | None) -> str | None:
     year) of a film called `title`, or of the closest look-alike of it, that came out within
     `RECALLED_YEARS` of `year` ("Return to the Future", 1985: *Back to the Future (1985)*);
     None when none did ("White Heat", 1957, is a film of 1949: not the one meant). Without a
-    year, `title` when the graph holds it by name."""
-    if year is None:
+    year, `title` when the graph holds it by name; a person's name the graph holds, whatever
+    the year (a year says nothing of a person)."""
+    if year is None or fit(graph, title, "person") == Fit.BY_NAME:
         return title if held_by_name(graph, title) else None
     found: list[Any]
     try:

@@ -196,6 +196,7 @@ def test_a_name_nothing_is_called_is_said_apart_from_names_several_films_share(
         ("Le Voyage de Chihiro", 2001, None),  # nothing like it in the graph
         ("The Godfather", None, "The Godfather"),  # no year: held by name is enough
         ("Return to the Future", None, None),
+        ("tom hanks", 1994, "tom hanks"),  # a person's name: a year says nothing of them
     ],
 )
 def test_a_film_recalled_by_title_and_year_is_one_whose_title_and_year_agree(
