@@ -196,8 +196,11 @@ def _run(
             err.print(f"[dim]  ↳ {event.tool} {escape(args)}: {rows} rows, {event.ms:.0f} ms[/dim]")
         elif isinstance(event, Referred) and event.points_at is not None:
             err.print(f"[dim]  ↳ about {escape(event.points_at)}[/dim]")
-        elif isinstance(event, (Correction, LLMRetry)):
-            err.print(f"[dim]  ↳ {event.type}: {escape(getattr(event, 'reason', ''))}[/dim]")
+        elif isinstance(event, LLMRetry):
+            note = f"the model failed ({event.error}); trying again in {event.wait_s:g} s"
+            err.print(f"[dim]  ↳ {escape(note)}[/dim]")
+        elif isinstance(event, Correction):
+            err.print(f"[dim]  ↳ reply not usable: {escape(event.reason)}[/dim]")
         elif isinstance(event, ErrorEvent):
             err.print(f"[red]error:[/red] {escape(event.message)}")
         elif isinstance(event, FinalAnswer):

@@ -13,7 +13,7 @@ import agent.cli
 from agent import Agent
 from agent.cli import Conversation
 from semantic_layer.session import Session
-from tests.agent.fakes import ScriptedLLM, call, final, information, recommender
+from tests.agent.fakes import FlakyLLM, ScriptedLLM, call, final, information, recommender
 
 
 @pytest.fixture
@@ -57,6 +57,24 @@ def test_ask_streams_the_answer(scripted: ScriptedLLM) -> None:
     result = CliRunner().invoke(app(), ["ask", "Who directed Heat?"])
     assert result.exit_code == 0
     assert result.stdout.strip() == "Michael Mann."
+
+
+def test_ask_says_why_the_model_is_asked_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    llm = FlakyLLM(1, final("Michael Mann."))
+
+    @contextmanager
+    def fake(
+        spec: str | None, user_id: int | None, max_steps: int, admin: bool = False
+    ) -> Iterator[Conversation]:
+        agent = Agent(llm, [information()], max_steps=max_steps, sleep=lambda s: None)
+        yield Conversation(agent, Session())
+
+    monkeypatch.setattr(agent.cli, "_conversation", fake)
+    result = CliRunner().invoke(app(), ["ask", "Who directed Heat?"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == "Michael Mann."
+    notes = " ".join(result.stderr.split())
+    assert "the model failed (HTTP 503); trying again in" in notes
 
 
 def test_chat_keeps_history(scripted: ScriptedLLM) -> None:
