@@ -2,8 +2,9 @@
 ranges of years, and so does "recent": the graph's last years, up to its latest movie.
 
 Digits are read the same in every language; the words people use for decades ("sixties",
-"achtziger"), for "the years of" before a number ("années 80", "anos 2000") and for "recent"
-are data, in `years.yaml` ("années 80 et 90": one "the years of" before several decades).
+"achtziger"), for "the years of" before a number ("années 80", "anos 2000"), for that number's
+tens ("los años setenta") and for "recent" are data, in `years.yaml` ("années 80 et 90": one
+"the years of" before several decades).
 Several years or decades in one text are one range, from the first to the last ("from 1960 to
 1975", "1960-1975", "80s or 90s").
 """
@@ -11,7 +12,7 @@ Several years or decades in one text are one range, from the first to the last (
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -32,8 +33,11 @@ _INFLECTION = r"[^\W\d_]{0,2}"
 class _Patterns:
     year: re.Pattern[str]  # "1995", "1990s", "1990er", "2000ern"
     short_decade: re.Pattern[str]  # "90s", "'90s", "80er"
-    decade_of: re.Pattern[str]  # "annees 80", "anos 2000", "annees 80 et 90": numbers after
-    # "the years of", the later ones joined by a short word or a sign ("et", "e", "y", "/")
+    decade_of: re.Pattern[str]  # "annees 80", "anos 2000", "annees 80 et 90", "anos setenta":
+    # decades after "the years of" (and up to two short words: "decada de los"), the later ones
+    # joined by a short word or a sign ("et", "/")
+    decade: re.Pattern[str]  # one decade inside `decade_of`: its digits or its tens in words
+    tens: dict[str, int]  # "setenta" -> 1970
     words: tuple[tuple[re.Pattern[str], int], ...]  # "sixties" -> 1960
     recent: re.Pattern[str]  # "recent", "neueste"
     recent_years: int  # how many of the graph's last years "recent" spans
@@ -43,6 +47,15 @@ class _Patterns:
 def _patterns(path: Path = VOCABULARY) -> _Patterns:
     raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     endings, before = _either(raw["endings"]), _either(raw["decade_of"])
+    tens = {
+        _fold_in_place(str(word)): int(decade)
+        for decade, entries in raw["tens"].items()
+        for word in entries
+    }
+    # the longest first, so that "soixante-dix" is not read as "soixante"
+    longest_first: list[str] = sorted(tens, key=len, reverse=True)
+    tens_words = _either(longest_first)
+    decade = rf"(?:({_DECADE})|({tens_words}){_INFLECTION})"  # its digits, or its tens in words
     words = tuple(
         (re.compile(rf"(?<!\w){re.escape(_fold_in_place(str(word)))}\w*"), int(decade))
         for decade, entries in raw["decades"].items()
@@ -52,15 +65,18 @@ def _patterns(path: Path = VOCABULARY) -> _Patterns:
         year=re.compile(rf"(?<![\w.])(1[89]\d\d|20\d\d)((?:{endings}){_INFLECTION})?(?!\w|\.\d)"),
         short_decade=re.compile(rf"(?<![\w.])['\u2019]?([0-9]0)(?:{endings}){_INFLECTION}(?!\w)"),
         decade_of=re.compile(
-            rf"(?<!\w)(?:{before})\w*\s+{_DECADE}(?:\s*[^\s\d]{{1,3}}\s*{_DECADE})*(?!\w)"
+            rf"(?<!\w)(?:{before})\w*(?:\s+[^\W\d_]{{1,3}}){{0,2}}"
+            rf"\s+{decade}(?:\s*[^\s\d]{{1,3}}\s*{decade})*(?!\w)"
         ),
+        decade=re.compile(rf"(?<![\w'\u2019]){decade}"),
+        tens=tens,
         words=words,
         recent=re.compile(rf"(?<!\w)(?:{_either(raw['recent']['words'])})\w*"),
         recent_years=int(raw["recent"]["years"]),
     )
 
 
-def _either(entries: list[object]) -> str:
+def _either(entries: Sequence[object]) -> str:
     """A regex alternation of vocabulary entries, folded like the text."""
     return "|".join(re.escape(_fold_in_place(str(entry))) for entry in entries)
 
@@ -75,7 +91,7 @@ def years_mentions(
     folded = _fold_in_place(text)
     found: list[YearsMention] = []
     for match in patterns.decade_of.finditer(folded):
-        starts = [_decade_start(d) for d in re.findall(r"(?<!\d)\d+0(?!\d)", match.group())]
+        starts = [_decade_of(one, patterns.tens) for one in patterns.decade.finditer(match.group())]
         firsts = [first for first in starts if first is not None]
         if firsts:
             found.append(_mention(text, match, min(firsts), max(firsts) + 9))
@@ -97,6 +113,12 @@ def years_mentions(
         if last is not None:
             found.append(_mention(text, recent, last - patterns.recent_years + 1, last))
     return sorted(found, key=lambda m: m.start)
+
+
+def _decade_of(found: re.Match[str], tens: dict[str, int]) -> int | None:
+    """The first year of one decade `decade_of` holds: "90", "2000" or "setenta"."""
+    digits, words = found.group(1, 2)
+    return tens[words] if words else _decade_start(digits.lstrip("'\u2019"))
 
 
 def _decade_start(digits: str) -> int | None:

@@ -228,6 +228,8 @@ def test_genres_are_found_in_several_languages_but_not_inside_a_title(
     assert [g.genre for g in genre_mentions("Une comédie à me conseiller ?")] == ["Comedy"]
     assert [g.genre for g in genre_mentions("einen guten Science-Fiction-Film")] == ["Sci-Fi"]
     assert [g.genre for g in genre_mentions("ホラー映画")] == ["Horror"]
+    assert [g.genre for g in genre_mentions("una película bélica")] == ["War"]
+    assert [g.genre for g in genre_mentions("un film bellico")] == ["War"]
     linked = link(tools_graph, "Who directed The Rocky Horror Picture Show?")
     assert _movies(linked) == ["The Rocky Horror Picture Show (1975)"]
     assert linked.genres == []
@@ -313,6 +315,20 @@ def test_decades_named_in_words_or_after_the_years_of_become_ranges() -> None:
     assert ranges("anni 60 e 70, per favore") == [(1960, 1979)]
     assert ranges("los años 70/80") == [(1970, 1989)]
     assert ranges("années 80 et 3 étoiles") == [(1980, 1989)]  # a rating is not a decade
+
+
+def test_a_decade_whose_tens_are_in_words_after_the_years_of_is_a_range() -> None:
+    assert ranges("¿Qué película de los años setenta?") == [(1970, 1979)]
+    assert ranges("un bel film degli anni Quaranta") == [(1940, 1949)]
+    assert ranges("een film uit de jaren zeventig") == [(1970, 1979)]
+    assert ranges("dos anos oitenta e noventa") == [(1980, 1999)]
+    assert ranges("la década de los cincuenta") == [(1950, 1959)]
+    # the longer of two tens that begin alike: 70, not 60
+    assert ranges("un film des années soixante-dix") == [(1970, 1979)]
+    assert ranges("les années quatre-vingt-dix") == [(1990, 1999)]
+    # a number's tens alone, or a longer number, are no decade
+    assert ranges("setenta minutos de película") == []
+    assert ranges("dopo anni ventitré") == []
 
 
 def test_a_decade_in_words_is_linked_beside_a_genre(tools_graph: Any) -> None:
