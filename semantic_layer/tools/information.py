@@ -12,6 +12,7 @@ from pydantic import Field
 
 from semantic_layer.errors import ToolArgumentsError
 from semantic_layer.linking.arguments import entity, stated
+from semantic_layer.normalize import ALIAS_SEPARATOR
 from semantic_layer.resolve import resolve_movie, resolve_person
 from semantic_layer.resolve.kind import Fit, fit, other
 from semantic_layer.session import Session
@@ -162,4 +163,10 @@ def _genre(text: str) -> Genre | None:
 
 
 def _film(film: dict[str, Any]) -> Film:
-    return Film(movie_id=film["movieId"], title=film["title"], year=film["year"])
+    others = film.get("aliasText") or ""
+    return Film(
+        movie_id=film["movieId"],
+        title=film["title"],
+        year=film["year"],
+        also_known_as=[name for name in others.split(ALIAS_SEPARATOR) if name],
+    )
