@@ -74,20 +74,19 @@ def _number(value: float) -> str:
 
 
 def _movie(card: MovieCard, language: str) -> str:
-    """The title (with its other names) and year, then the directors, main cast and genres: those of them the model
+    """The title and year, then the directors, main cast and genres: those of them the model
     reads of the card (`unread_by_the_model`: asked who directed Heat, its directors), or all
     three when it reads none of them (asked about the year or the ratings)."""
     unread = card.unread_by_the_model()
     if "directors" in unread and "cast" in unread and "genres" in unread:
         unread = frozenset()
     directors = [] if "directors" in unread else card.directors
-    movie = card.label_with_other_names
     if directors:
         sentences = [
-            _say(language, "movie_directed", movie=movie, names=_join(language, directors))
+            _say(language, "movie_directed", movie=card.label, names=_join(language, directors))
         ]
     else:
-        sentences = [_say(language, "movie", movie=movie)]
+        sentences = [_say(language, "movie", movie=card.label)]
     if card.cast and "cast" not in unread:
         sentences.append(_say(language, "movie_cast", names=_join(language, card.cast[:MAIN_CAST])))
     if card.genres and "genres" not in unread:
@@ -96,9 +95,7 @@ def _movie(card: MovieCard, language: str) -> str:
 
 
 def _films(films: Sequence[Film], language: str) -> str:
-    """The films by their title and their other names ("Beauty of the Day (Belle de jour)
-    (1967)"): someone who knows a film by its original title finds it in the list."""
-    return _join(language, [film.label_with_other_names for film in films[:FILMS_PER_ROLE]])
+    return _join(language, [film.label for film in films[:FILMS_PER_ROLE]])
 
 
 def _person(card: PersonCard, language: str) -> str:

@@ -12,7 +12,6 @@ from pydantic import Field
 
 from semantic_layer.errors import ToolArgumentsError
 from semantic_layer.linking.arguments import entity, stated
-from semantic_layer.normalize import ALIAS_SEPARATOR
 from semantic_layer.resolve import resolve_movie, resolve_person
 from semantic_layer.resolve.kind import Fit, fit, other
 from semantic_layer.session import Session
@@ -163,10 +162,4 @@ def _genre(text: str) -> Genre | None:
 
 
 def _film(film: dict[str, Any]) -> Film:
-    others = film.get("aliasText") or ""
-    return Film(
-        movie_id=film["movieId"],
-        title=film["title"],
-        year=film["year"],
-        also_known_as=[name for name in others.split(ALIAS_SEPARATOR) if name],
-    )
+    return Film(movie_id=film["movieId"], title=film["title"], year=film["year"])

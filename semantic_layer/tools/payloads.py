@@ -19,8 +19,6 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, RootModel
 from pydantic.alias_generators import to_camel
 from pydantic.fields import FieldInfo
 
-from semantic_layer.normalize import title_words
-
 __all__ = [
     "BUILT_IN_PAYLOADS",
     "AnswersAbout",
@@ -128,42 +126,17 @@ class _Card(BaseModel):
         return {}
 
 
-def _none(value: Any) -> bool:
-    return value is None
-
-
-def _empty(value: Any) -> bool:
-    return not value
-
-
 class Film(_Card):
     """A movie as a line: in a person's filmography, or the head of a larger card."""
 
     movie_id: int
     title: str
     year: int | None = None
-    # the film's other names (its original title, an a.k.a.): for answers written from the rows
-    # and for the UI; the model reads the label
-    also_known_as: Annotated[list[str], NOT_FOR_THE_MODEL] = Field(
-        default_factory=list, exclude_if=_empty
-    )
 
     @property
     def label(self) -> str:
         """`Title (year)`, or the title alone when the year is unknown."""
         return f"{self.title} ({self.year})" if self.year else self.title
-
-    @property
-    def label_with_other_names(self) -> str:
-        """The label with the film's other names, as MovieLens writes them: "Beauty of the Day
-        (Belle de jour) (1967)", "Seven (Se7en) (1995)". A name that is a part of the title
-        ("Dr. Strangelove", "Léon" of "Léon: The Professional") is not another name."""
-        own = f" {title_words(self.title)} "
-        others = [a for a in self.also_known_as if f" {title_words(a)} " not in own]
-        if not others:
-            return self.label
-        named = f"{self.title} ({', '.join(others)})"
-        return f"{named} ({self.year})" if self.year else named
 
 
 class Recommendation(Film):
@@ -187,6 +160,14 @@ class Recommendation(Film):
 
     def read_by_the_model_as(self) -> dict[str, Any]:
         return {} if self._brief is None else {"why": self._brief}
+
+
+def _none(value: Any) -> bool:
+    return value is None
+
+
+def _empty(value: Any) -> bool:
+    return not value
 
 
 class Basis(_Card):

@@ -171,33 +171,6 @@ def test_a_person_with_five_films_in_all_gets_all_five() -> None:
     assert all(f.label in answer for f in [*card.acted_in, *card.directed])
 
 
-def test_a_film_in_a_filmography_is_named_with_its_other_names_but_not_a_part_of_its_title() -> (
-    None
-):
-    """Someone who knows *Belle de jour* by that name finds it in Catherine Deneuve's list; "Léon"
-    is a part of "Léon: The Professional", not another name of it."""
-    card = PersonCard(
-        name="Jane Doe",
-        acted_in=[
-            Film(movie_id=1, title="Beauty of the Day", year=1967, also_known_as=["Belle de jour"]),
-            Film(
-                movie_id=2,
-                title="Léon: The Professional",
-                year=1994,
-                also_known_as=["Léon", "The Professional"],
-            ),
-            Film(movie_id=3, title="Seven", year=1995, also_known_as=["Se7en"]),
-        ],
-        acted_in_count=3,
-        directed=[],
-        directed_count=0,
-    )
-    answer = render_answer([_ok(card, "person")], "es")
-    assert "Beauty of the Day (Belle de jour) (1967)" in answer
-    assert "Seven (Se7en) (1995)" in answer
-    assert "Léon: The Professional (1994)" in answer
-
-
 def test_a_person_without_films_says_so_and_names_none() -> None:
     card = PersonCard(name="Nobody", acted_in=[], acted_in_count=0, directed=[], directed_count=0)
     answer = render_answer([_ok(card, "person")], "en")

@@ -157,16 +157,6 @@ def test_a_person_asked_about_one_role_reads_the_films_of_that_role(
         assert fit_observation(asked) == fit_observation(whole)
 
 
-def test_a_filmography_gives_each_film_its_other_names_which_the_model_does_not_read(
-    tools: dict[str, Any],
-) -> None:
-    result = tools["film_facts"].invoke({"entity": "Catherine Deneuve", "entity_type": "person"})
-    others = {f.title: f.also_known_as for f in result.data.acted_in}
-    assert others["Beauty of the Day"] == ["Belle de jour"]  # "Beauty of the Day (Belle de jour)"
-    assert others["Dancer in the Dark"] == []
-    assert "Belle de jour" not in fit_observation(result)  # the label is what the model reads
-
-
 def test_a_question_of_several_parts_reads_the_fields_of_each(tools: dict[str, Any]) -> None:
     # "What genre is Heat, and is it any good?": the genres and the ratings, nothing else
     asked = tools["film_facts"].invoke({"entity": "Heat", "about": ["genres", "ratings"]})
